@@ -1,0 +1,52 @@
+# Where third-party code comes from (design.md "Where things come from"):
+#   CuTe/CUTLASS : PyPI nvidia-cutlass==4.2.0.0 (headers only), or CUTLASS_DIR, or .deps/cutlass
+#   CLI11, JSON  : Debian libcli11-dev / nlohmann-json3-dev, or .deps/include
+#   GoogleTest   : Debian libgtest-dev, or .deps/googletest (sources)
+find_package(Threads REQUIRED)
+
+# --- CuTe / CUTLASS headers -------------------------------------------------------------------
+set(CUTLASS_DIR "" CACHE PATH "CUTLASS source root (holds include/ and tools/util/include/)")
+if(NOT CUTLASS_DIR)
+  if(EXISTS "${PIPEGEMM_DEPS_DIR}/cutlass/include/cute")
+    set(CUTLASS_DIR "${PIPEGEMM_DEPS_DIR}/cutlass")
+  else()
+    find_package(Python3 COMPONENTS Interpreter)
+    if(Python3_FOUND)
+      execute_process(
+        COMMAND ${Python3_EXECUTABLE} -c
+          "import cutlass_library,os;print(os.path.join(os.path.dirname(cutlass_library.__file__),'source'))"
+        OUTPUT_VARIABLE _cutlass_src OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+      if(_cutlass_src AND EXISTS "${_cutlass_src}/include/cute")
+        set(CUTLASS_DIR "${_cutlass_src}")
+      endif()
+    endif()
+  endif()
+endif()
+if(NOT CUTLASS_DIR OR NOT EXISTS "${CUTLASS_DIR}/include/cute/tensor.hpp")
+  message(FATAL_ERROR "CuTe/CUTLASS headers not found. Run scripts/setup.sh "
+                      "(pip install --no-deps nvidia-cutlass==4.2.0.0) or pass -DCUTLASS_DIR=<root>.")
+endif()
+message(STATUS "pipegemm: CUTLASS_DIR=${CUTLASS_DIR}")
+add_library(pipegemm_cutlass INTERFACE)
+target_include_directories(pipegemm_cutlass SYSTEM INTERFACE
+  "${CUTLASS_DIR}/include" "${CUTLASS_DIR}/tools/util/include")
+
+# --- CLI11 / nlohmann-json (header-only) ------------------------------------------------------
+add_library(pipegemm_cli11 INTERFACE)
+find_package(CLI11 CONFIG QUIET)
+if(CLI11_FOUND)
+  target_link_libraries(pipegemm_cli11 INTERFACE CLI11::CLI11)
+elseif(EXISTS "${PIPEGEMM_DEPS_DIR}/include/CLI/CLI.hpp")
+  target_include_directories(pipegemm_cli11 SYSTEM INTERFACE "${PIPEGEMM_DEPS_DIR}/include")
+else()
+  message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (scripts/setup.sh)")
+endif()
+add_library(pipegemm_json INTERFACE)
+find_package(nlohmann_json CONFIG QUIET)
+if(nlohmann_json_FOUND)
+  target_link_libraries(pipegemm_json INTERFACE nlohmann_json::nlohmann_json)
+elseif(EXISTS "${PIPEGEMM_DEPS_DIR}/include/nlohmann/json.hpp")
+  target_include_directories(pipegemm_json SYSTEM INTERFACE "${PIPEGEMM_DEPS_DIR}/include")
+else()
+  message(FATAL_ERROR "nlohmann-json not found: apt-get install nlohmann-json3-dev (scripts/setup.sh)")
+endif()

@@ -1,0 +1,83 @@
+// Device-side verification and timing, shared by the CLI, the GPU tests and the benchmarks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pipegemm/reference.hpp"
+#include "pipegemm/registry.hpp"
+
+namespace pipegemm {
+
+// Host inputs for one problem: fresh random (seeded) or loaded from .npy by the caller.
+struct HostInputs {
+  std::vector<uint8_t> A, B;  // laid out as the problem's lda/ldb/layouts say
+  uint64_t seed = 0;          // 0 when the inputs came from files
+};
+HostInputs make_random_inputs(const Problem& p, uint64_t seed);
+
+struct VerifyOutcome {
+  std::string variant;
+  Status status;            // refusal / CUDA error; ok when the kernel ran
+  CompareResult result;     // valid when status.ok()
+};
+
+// Owns the reference and one device copy of A, B, D. Each verify() poisons D (NaN for
+// floating outputs, 0x80808080 for int32), runs the variant, copies D back and compares every
+// element. The reference is computed once, on first use.
+class VerifySession {
+ public:
+  static Status create(const Problem& p, HostInputs inputs, std::unique_ptr<VerifySession>* out);
+  ~VerifySession();
+  VerifyOutcome verify(const Variant& v);
+  const Tolerance& tolerance() const { return tol_; }
+  const Problem& problem() const { return p_; }
+  const std::vector<uint8_t>& last_output() const { return d_host_; }  // D of the last verify()
+
+ private:
+  VerifySession() = default;
+  Problem p_;
+  HostInputs in_;
+  std::vector<double> ref_;
+  Tolerance tol_;
+  std::vector<uint8_t> d_host_;
+  void *dA_ = nullptr, *dB_ = nullptr, *dD_ = nullptr;
+  size_t a_bytes_ = 0, b_bytes_ = 0, d_bytes_ = 0;
+};
+
+struct BenchOptions {
+  int warmup = 10;
+  int reps = 100;          // timed launches per variant (median reported)
+  int rounds = 4;          // variants interleaved round-robin to share clock drift
+  double l2_factor = 2.0;  // rotate input/output sets over at least this many L2 sizes
+  bool measure_copy = true;
+};
+
+struct BenchResult {
+  std::string variant;
+  Status status;
+  double ms_median = 0, ms_min = 0, ms_max = 0;
+  double tflops = 0, gbps = 0;
+  double pct_of_peer = 0;    // vs the cuBLAS entry with the same types, same run
+  std::string peer;
+  int samples = 0;
+};
+
+struct BenchReport {
+  Problem problem;
+  int buffer_sets = 0;
+  double set_bytes = 0;
+  double copy_gbps = 0;      // device-to-device copy, bytes read + written
+  std::vector<BenchResult> results;
+};
+
+// Times every variant on the same rotated buffers in one run.
+Status bench_variants(const Problem& p, const std::vector<const Variant*>& vs,
+                      const BenchOptions& opt, BenchReport* out);
+
+// The cuBLAS registry entry computing the same types as v (nullptr if none).
+const Variant* peer_for(const Variant& v);
+
+}  // namespace pipegemm

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Copies the installed third-party headers into the git-ignored .deps/ so that they can travel
+# to a GPU machine that has no network (device tool: carry .deps). Never committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SRC=$(python3 -c "import cutlass_library,os;print(os.path.join(os.path.dirname(cutlass_library.__file__),'source'))")
+rm -rf .deps && mkdir -p .deps/cutlass/tools/util .deps/include
+cp -r "$SRC/include" .deps/cutlass/include
+cp -r "$SRC/tools/util/include" .deps/cutlass/tools/util/include
+cp -r /usr/include/CLI /usr/include/nlohmann .deps/include/
+cp -r /usr/src/googletest .deps/googletest
+du -sh .deps

@@ -1,0 +1,104 @@
+// Entry 0 of the registry: cuBLAS (cublasGemmEx) as the peer every kernel is measured against.
+// Any layout, any shape cuBLAS takes; the same buffers as our kernels.
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <mutex>
+#include <string>
+
+#include "registry/families.hpp"
+
+namespace pipegemm::detail {
+namespace {
+
+cudaDataType_t cuda_type(DType t) {
+  switch (t) {
+    case DType::f16: return CUDA_R_16F;
+    case DType::bf16: return CUDA_R_16BF;
+    case DType::f32: return CUDA_R_32F;
+    case DType::i8: return CUDA_R_8I;
+    case DType::i32: return CUDA_R_32I;
+  }
+  return CUDA_R_32F;
+}
+
+cublasHandle_t handle(Status* err) {
+  static cublasHandle_t h = nullptr;
+  static cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+  static std::once_flag once;
+  std::call_once(once, [] { st = cublasCreate(&h); });
+  if (st != CUBLAS_STATUS_SUCCESS)
+    *err = Status::error(StatusCode::cuda_error,
+                         std::string("cublasCreate failed: ") + cublasGetStatusString(st));
+  return h;
+}
+
+// D (M,N) = A (M,K) * B (N,K)^T in cuBLAS's column-major terms.
+Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
+  Status err;
+  cublasHandle_t h = handle(&err);
+  if (!err.ok()) return err;
+  cublasSetStream(h, s);
+  const bool a_kmajor = p.a_layout == Layout::RowMajor;
+  const bool b_kmajor = p.b_layout == Layout::RowMajor;
+  cublasComputeType_t ct = p.acc_type == DType::f16   ? CUBLAS_COMPUTE_16F
+                           : p.acc_type == DType::i32 ? CUBLAS_COMPUTE_32I
+                                                      : CUBLAS_COMPUTE_32F;
+  __half h1 = __float2half(1.f), h0 = __float2half(0.f);
+  float f1 = 1.f, f0 = 0.f;
+  int32_t i1 = 1, i0 = 0;
+  const void* alpha = ct == CUBLAS_COMPUTE_16F ? (const void*)&h1 : ct == CUBLAS_COMPUTE_32I ? (const void*)&i1 : (const void*)&f1;
+  const void* beta = ct == CUBLAS_COMPUTE_16F ? (const void*)&h0 : ct == CUBLAS_COMPUTE_32I ? (const void*)&i0 : (const void*)&f0;
+  cublasStatus_t st;
+  if (p.d_layout == Layout::RowMajor) {
+    // D^T (N,M) col-major = B (N,K) * A^T (K,M)
+    st = cublasGemmEx(h, b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmajor ? CUBLAS_OP_N : CUBLAS_OP_T,
+                      int(p.n), int(p.m), int(p.k), alpha, B, cuda_type(p.b_type), int(p.ldb), A,
+                      cuda_type(p.a_type), int(p.lda), beta, D, cuda_type(p.d_type), int(p.ldd), ct,
+                      CUBLAS_GEMM_DEFAULT);
+  } else {
+    // D (M,N) col-major = A (M,K) * B^T (K,N)
+    st = cublasGemmEx(h, a_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, b_kmajor ? CUBLAS_OP_N : CUBLAS_OP_T,
+                      int(p.m), int(p.n), int(p.k), alpha, A, cuda_type(p.a_type), int(p.lda), B,
+                      cuda_type(p.b_type), int(p.ldb), beta, D, cuda_type(p.d_type), int(p.ldd), ct,
+                      CUBLAS_GEMM_DEFAULT);
+  }
+  if (st != CUBLAS_STATUS_SUCCESS)
+    return Status::error(StatusCode::cuda_error,
+                         std::string("cublasGemmEx: ") + cublasGetStatusString(st));
+  return Status::success();
+}
+
+Variant peer(std::string name, std::string desc, DType in, DType acc, DType out) {
+  Variant v;
+  v.name = std::move(name);
+  v.family = "cublas";
+  v.rung = -1;
+  v.description = std::move(desc);
+  v.min_sm = 80;
+  v.a_type = v.b_type = in;
+  v.acc_type = acc;
+  v.d_type = out;
+  v.req.any_layout = true;
+  if (in == DType::i8) {  // cuBLAS IMMA: 4-byte aligned pointers and leading dimensions
+    v.req.ptr_align_bytes = 4;
+    v.req.ld_multiple = 4;
+  }
+  v.launch = &launch_cublas;
+  return v;
+}
+
+}  // namespace
+
+void append_cublas_variants(std::vector<Variant>& out) {
+  out.push_back(peer("cublas_f16acc", "cublasGemmEx, fp16 in/out, CUBLAS_COMPUTE_16F", DType::f16, DType::f16, DType::f16));
+  out.push_back(peer("cublas_f32acc", "cublasGemmEx, fp16 in/out, CUBLAS_COMPUTE_32F", DType::f16, DType::f32, DType::f16));
+  out.push_back(peer("cublas_f16_f32out", "cublasGemmEx, fp16 in, fp32 out, CUBLAS_COMPUTE_32F", DType::f16, DType::f32, DType::f32));
+  out.push_back(peer("cublas_bf16", "cublasGemmEx, bf16 in/out, CUBLAS_COMPUTE_32F", DType::bf16, DType::f32, DType::bf16));
+  out.push_back(peer("cublas_bf16_f32out", "cublasGemmEx, bf16 in, fp32 out, CUBLAS_COMPUTE_32F", DType::bf16, DType::f32, DType::f32));
+  out.push_back(peer("cublas_i8", "cublasGemmEx, int8 in, int32 out, CUBLAS_COMPUTE_32I", DType::i8, DType::i32, DType::i32));
+  out.push_back(peer("cublas_f32", "cublasGemmEx, fp32, CUBLAS_COMPUTE_32F (FFMA, no TF32)", DType::f32, DType::f32, DType::f32));
+}
+
+}  // namespace pipegemm::detail

@@ -1,0 +1,42 @@
+// Small host helpers every launcher shares: the dynamic-smem opt-in, the post-launch error
+// check, and the occupancy query the planner's GPU test compares against.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "pipegemm/registry.hpp"
+
+namespace pipegemm::detail {
+
+inline Status cuda_status(cudaError_t e, const char* what) {
+  if (e == cudaSuccess) return Status::success();
+  cudaGetLastError();  // clear a sticky-free error so the next call starts clean
+  return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Shared memory above 48 KB per CTA needs an explicit opt-in per kernel.
+template <class KernelPtr>
+Status prepare_smem(KernelPtr kernel, int smem_bytes) {
+  if (smem_bytes <= 48 * 1024) return Status::success();
+  return cuda_status(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes),
+                     "cudaFuncSetAttribute(MaxDynamicSharedMemorySize)");
+}
+
+inline Status after_launch(const char* name) { return cuda_status(cudaGetLastError(), name); }
+
+template <class KernelPtr>
+Status occupancy_of(KernelPtr kernel, int threads, int smem_bytes, int* blocks, int* regs) {
+  Status s = prepare_smem(kernel, smem_bytes);
+  if (!s.ok()) return s;
+  s = cuda_status(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, threads, smem_bytes),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!s.ok()) return s;
+  cudaFuncAttributes attr{};
+  s = cuda_status(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes");
+  if (s.ok() && regs) *regs = attr.numRegs;
+  return s;
+}
+
+}  // namespace pipegemm::detail

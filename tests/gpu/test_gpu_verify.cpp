@@ -1,0 +1,104 @@
+// GPU tests: skip with the reason when no GPU is present; on the H200 they must pass.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <vector>
+
+#include "pipegemm/bench.hpp"
+#include "pipegemm/device.hpp"
+
+using namespace pipegemm;
+
+#define REQUIRE_GPU()                                                                 \
+  do {                                                                                \
+    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
+  } while (0)
+
+static Problem fp16_problem(int64_t m, int64_t n, int64_t k, DType acc) {
+  Problem p;
+  p.m = m; p.n = n; p.k = k;
+  p.a_type = p.b_type = p.d_type = DType::f16;
+  p.acc_type = acc;
+  return p.normalized();
+}
+
+static void verify_all_matching(const Problem& p, const std::vector<std::string>& names) {
+  std::unique_ptr<VerifySession> s;
+  Status st = VerifySession::create(p, make_random_inputs(p, 1234 + uint64_t(p.m)), &s);
+  ASSERT_TRUE(st.ok()) << st.message;
+  for (const auto& n : names) {
+    const Variant* v = find_variant(n);
+    ASSERT_NE(v, nullptr) << n;
+    VerifyOutcome o = s->verify(*v);
+    EXPECT_TRUE(o.status.ok()) << n << " " << p.shape_string() << ": " << o.status.message;
+  }
+}
+
+TEST(GpuVerify, SeedKernelFp16AccumulationOnSeedShapes) {
+  REQUIRE_GPU();
+  for (auto shape : {std::array<int64_t, 3>{512, 512, 512}, {81920, 256, 256}, {128, 128, 32}, {256, 384, 4096}})
+    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f16), {"k4_seed_f16acc", "cublas_f16acc"});
+}
+
+TEST(GpuVerify, SeedKernelFp32AccumulationOnSeedShapes) {
+  REQUIRE_GPU();
+  for (auto shape : {std::array<int64_t, 3>{512, 512, 512}, {81920, 256, 256}, {128, 128, 32}, {256, 384, 4096}})
+    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f32), {"k4_seed_f32acc", "cublas_f32acc"});
+}
+
+TEST(GpuVerify, PaddedLeadingDimensions) {
+  REQUIRE_GPU();
+  Problem p = fp16_problem(256, 256, 256, DType::f32);
+  p.lda = 264; p.ldb = 320; p.ldd = 384;
+  verify_all_matching(p, {"k4_seed_f32acc", "cublas_f32acc"});
+}
+
+TEST(GpuRefusal, RefusedLaunchWritesNothing) {
+  REQUIRE_GPU();
+  Problem p = fp16_problem(128, 128, 64, DType::f32);
+  void *A, *B, *D;
+  ASSERT_EQ(cudaMalloc(&A, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&B, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
+  cudaMemset(D, 0x5a, 1 << 20);
+  Options o;
+  o.variant = "k4_seed_f32acc";
+  Status s = gemm(p, static_cast<char*>(A) + 2, B, D, o);  // misaligned A
+  EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
+  Problem q = p;
+  q.m = 100;  // off the tile
+  s = gemm(q, A, B, D, o);
+  EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
+  cudaDeviceSynchronize();
+  std::vector<unsigned char> h(1 << 20);
+  cudaMemcpy(h.data(), D, h.size(), cudaMemcpyDeviceToHost);
+  for (unsigned char c : h) ASSERT_EQ(c, 0x5a);
+  cudaFree(A); cudaFree(B); cudaFree(D);
+}
+
+TEST(GpuRefusal, AutomaticChoiceComputesShapesTheSeedRefuses) {
+  REQUIRE_GPU();
+  Problem p = fp16_problem(127, 129, 33, DType::f32);
+  std::unique_ptr<VerifySession> s;
+  ASSERT_TRUE(VerifySession::create(p, make_random_inputs(p, 7), &s).ok());
+  std::string why;
+  const Variant* v = choose_variant(p, device_info().sm, nullptr, nullptr, nullptr, &why);
+  ASSERT_NE(v, nullptr) << why;
+  VerifyOutcome o = s->verify(*v);
+  EXPECT_TRUE(o.status.ok()) << v->name << ": " << o.status.message;
+}
+
+TEST(GpuOccupancy, EveryKernelReportsResidentBlocks) {
+  REQUIRE_GPU();
+  for (const Variant& v : variants()) {
+    if (!v.occupancy || check_variant(v, fp16_problem(v.tile.bm, v.tile.bn, v.tile.bk, v.acc_type), device_info().sm).code ==
+                            StatusCode::not_supported && device_info().sm < v.min_sm)
+      continue;
+    int blocks = 0, regs = 0;
+    Status s = v.occupancy(&blocks, &regs);
+    ASSERT_TRUE(s.ok()) << v.name << ": " << s.message;
+    EXPECT_GE(blocks, 1) << v.name;
+    EXPECT_GT(regs, 0) << v.name;
+  }
+}

@@ -1,0 +1,118 @@
+// The CLI as a user meets it: wrong arguments get a message and exit code 2, never a crash.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pipegemm/device.hpp"
+
+namespace {
+
+struct CliRun {
+  int code = -1;
+  std::string out;  // stdout + stderr
+};
+
+CliRun run(const std::string& args) {
+  CliRun r;
+  std::string cmd = std::string(PIPEGEMM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* f = popen(cmd.c_str(), "r");
+  if (!f) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(f);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  return r;
+}
+
+bool has(const CliRun& r, const std::string& s) { return r.out.find(s) != std::string::npos; }
+
+}  // namespace
+
+TEST(Cli, ListShowsTheRegistry) {
+  CliRun r = run("list");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r, "cublas_f16acc")) << r.out;
+  EXPECT_TRUE(has(r, "cublas_f32acc")) << r.out;
+  EXPECT_TRUE(has(r, "k4_seed_f16acc")) << r.out;
+}
+
+TEST(Cli, ListJsonIsValidJson) {
+  CliRun r = run("list --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  EXPECT_EQ(j[0]["family"], "cublas");
+}
+
+TEST(Cli, UnknownSubcommandOrOptionIsUsageError) {
+  EXPECT_EQ(run("frobnicate").code, 2);
+  EXPECT_EQ(run("verify --no-such-flag").code, 2);
+  EXPECT_EQ(run("bench --reps notanumber").code, 2);
+}
+
+TEST(Cli, BadShapesAreRefusedWithAMessage) {
+  CliRun r = run("verify --shape 0x128x128");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "sizes must be positive")) << r.out;
+  r = run("verify --shape 12x12");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "bad --shape")) << r.out;
+  r = run("bench --shape -5x128x128");
+  EXPECT_EQ(r.code, 2) << r.out;
+  r = run("verify --shape 128x128x128 --ldd 64");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "ldd=64 is smaller than a row")) << r.out;
+}
+
+TEST(Cli, UnknownKernelAndDtypeAreUsageErrors) {
+  CliRun r = run("verify --kernel no_such_kernel");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "unknown kernel 'no_such_kernel'")) << r.out;
+  r = run("bench --dtype f64");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "unknown --dtype")) << r.out;
+  r = run("bench --reps 0");
+  EXPECT_EQ(r.code, 2) << r.out;
+}
+
+TEST(Cli, NpyErrorsAreClear) {
+  CliRun r = run("verify --a /nonexistent/a.npy --b /nonexistent/b.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "cannot open")) << r.out;
+  r = run("verify --a " PIPEGEMM_TEST_DATA "/a_4x8_f16.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "--a and --b go together")) << r.out;
+  r = run("verify --a " PIPEGEMM_TEST_DATA "/a_4x8_f16.npy --b " PIPEGEMM_TEST_DATA "/b_3x5_f16.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "same K")) << r.out;
+  r = run("verify --a " PIPEGEMM_TEST_DATA "/a_4x8_f16.npy --b " PIPEGEMM_TEST_DATA "/b_3x8_f32.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "is needed")) << r.out;
+  r = run("verify --a " PIPEGEMM_TEST_DATA "/damaged.npy --b " PIPEGEMM_TEST_DATA "/b_3x5_f16.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "truncated")) << r.out;
+}
+
+TEST(Cli, OutNeedsExactlyOneKernel) {
+  CliRun r = run("verify --kernel k4_seed_f16acc --kernel cublas_f16acc --out /tmp/x.npy");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(has(r, "--out needs exactly one")) << r.out;
+}
+
+TEST(Cli, WithoutGpuVerifyAndBenchSaySoAndTheDefaultRunsWhatNeedsNone) {
+  if (pipegemm::device_info().present) GTEST_SKIP() << "a GPU is present: the no-GPU paths are not taken";
+  CliRun r = run("verify --shape 128x128x128");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_TRUE(has(r, "needs a CUDA GPU")) << r.out;
+  r = run("bench");
+  EXPECT_EQ(r.code, 3);
+  r = run("");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r, "no usable GPU")) << r.out;
+  EXPECT_TRUE(has(r, "k4_seed_f16acc")) << r.out;
+}

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "pipegemm/registry.hpp"
+
+using namespace pipegemm;
+
+TEST(Registry, EntryZeroIsCublasWithFp16AndFp32Compute) {
+  const auto& vs = variants();
+  ASSERT_GE(vs.size(), 2u);
+  EXPECT_EQ(vs[0].family, "cublas");
+  const Variant* f16 = find_variant("cublas_f16acc");
+  const Variant* f32 = find_variant("cublas_f32acc");
+  ASSERT_TRUE(f16 && f32);
+  EXPECT_EQ(f16->acc_type, DType::f16);
+  EXPECT_EQ(f32->acc_type, DType::f32);
+  EXPECT_TRUE(f16->is_peer());
+}
+
+TEST(Registry, NamesAreUniqueAndEveryVariantHasALauncher) {
+  std::set<std::string> names;
+  for (const Variant& v : variants()) {
+    EXPECT_TRUE(names.insert(v.name).second) << "duplicate " << v.name;
+    EXPECT_NE(v.launch, nullptr) << v.name;
+    if (!v.is_peer()) {
+      EXPECT_NE(v.occupancy, nullptr) << v.name;
+      EXPECT_FALSE(v.sass.symbol.empty()) << v.name;
+      EXPECT_GT(v.tile.threads, 0) << v.name;
+    }
+  }
+}
+
+TEST(Registry, SeedKernelMatchesSeed000Config) {
+  for (const char* name : {"k4_seed_f16acc", "k4_seed_f32acc"}) {
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    EXPECT_EQ(v->tile.bm, 128); EXPECT_EQ(v->tile.bn, 128); EXPECT_EQ(v->tile.bk, 32);
+    EXPECT_EQ(v->tile.stages, 3);
+    EXPECT_EQ(v->tile.threads, 128);
+    EXPECT_EQ(v->tile.smem_bytes, 49152);  // seed 000 section 2.2
+  }
+  EXPECT_EQ(find_variant("k4_seed_f16acc")->acc_type, DType::f16);
+  EXPECT_EQ(find_variant("k4_seed_f32acc")->acc_type, DType::f32);
+}
+
+static Problem seed_problem(int64_t m, int64_t n, int64_t k, DType acc = DType::f16) {
+  Problem p;
+  p.m = m; p.n = n; p.k = k;
+  p.a_type = p.b_type = p.d_type = DType::f16;
+  p.acc_type = acc;
+  return p;
+}
+
+TEST(ShapeChecks, SeedKernelRefusesShapesOffTheTileWithTheRuleNamed) {
+  const Variant& v = *find_variant("k4_seed_f16acc");
+  EXPECT_TRUE(check_variant(v, seed_problem(81920, 256, 256), 90).ok());
+  Status s = check_variant(v, seed_problem(100, 256, 256), 90);
+  EXPECT_EQ(s.code, StatusCode::not_supported);
+  EXPECT_NE(s.message.find("M=100 is not a multiple of 128"), std::string::npos) << s.message;
+  s = check_variant(v, seed_problem(128, 130, 256), 90);
+  EXPECT_NE(s.message.find("N=130"), std::string::npos) << s.message;
+  s = check_variant(v, seed_problem(128, 128, 48), 90);
+  EXPECT_NE(s.message.find("K=48 is not a multiple of 32"), std::string::npos) << s.message;
+}
+
+TEST(ShapeChecks, NonPositiveSizesAndShortStridesAreInvalid) {
+  const Variant& v = *find_variant("k4_seed_f16acc");
+  for (auto p : {seed_problem(0, 128, 128), seed_problem(128, -1, 128), seed_problem(128, 128, 0)}) {
+    Status s = check_variant(v, p, 90);
+    EXPECT_EQ(s.code, StatusCode::invalid_argument) << s.message;
+    EXPECT_NE(s.message.find("positive"), std::string::npos);
+  }
+  Problem p = seed_problem(128, 128, 128);
+  p.lda = 64;
+  Status s = check_variant(v, p, 90);
+  EXPECT_EQ(s.code, StatusCode::invalid_argument);
+  EXPECT_NE(s.message.find("lda=64 is smaller than a row"), std::string::npos) << s.message;
+  p.lda = 136;  // padded but 16-byte multiple: fine
+  EXPECT_TRUE(check_variant(v, p, 90).ok());
+  p.lda = 130;  // not a multiple of 8 halves
+  s = check_variant(v, p, 90);
+  EXPECT_EQ(s.code, StatusCode::not_supported);
+  EXPECT_NE(s.message.find("lda=130"), std::string::npos) << s.message;
+}
+
+TEST(ShapeChecks, MisalignedPointersOldGpusAndWrongTypesAreRefused) {
+  const Variant& v = *find_variant("k4_seed_f16acc");
+  Problem p = seed_problem(128, 128, 128);
+  alignas(16) static char buf[64];
+  Status s = check_variant(v, p, 90, buf + 2, buf, buf);
+  EXPECT_EQ(s.code, StatusCode::not_supported);
+  EXPECT_NE(s.message.find("pointer A is not 16-byte aligned"), std::string::npos) << s.message;
+  EXPECT_TRUE(check_variant(v, p, 90, buf, buf + 16, buf + 32).ok());
+  s = check_variant(v, p, 75);
+  EXPECT_NE(s.message.find("needs sm_80"), std::string::npos) << s.message;
+  s = check_variant(v, seed_problem(128, 128, 128, DType::f32), 90);
+  EXPECT_NE(s.message.find("computes"), std::string::npos) << s.message;
+}
+
+TEST(ShapeChecks, AutomaticChoiceFallsBackToCublasOffTheTile) {
+  const Variant* v = choose_variant(seed_problem(4096, 4096, 4096, DType::f32), 90, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_FALSE(v->is_peer()) << v->name;
+  v = choose_variant(seed_problem(7, 9, 13, DType::f32), 90, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->family != "k4_multistage" || v->req.m_multiple == 1, true) << v->name;
+}
+
+TEST(Parsers, ShapeAndDtype) {
+  int64_t m, n, k;
+  EXPECT_TRUE(parse_shape("81920x256x256", &m, &n, &k));
+  EXPECT_EQ(m, 81920); EXPECT_EQ(n, 256); EXPECT_EQ(k, 256);
+  EXPECT_TRUE(parse_shape("1,2,3", &m, &n, &k));
+  for (const char* bad : {"", "1x2", "1x2x", "ax2x3", "1x2x3x4", "1x2x3 "}) EXPECT_FALSE(parse_shape(bad, &m, &n, &k)) << bad;
+  DType t;
+  EXPECT_TRUE(parse_dtype("bf16", &t));
+  EXPECT_EQ(t, DType::bf16);
+  EXPECT_FALSE(parse_dtype("f64", &t));
+}

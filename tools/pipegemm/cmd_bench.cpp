@@ -1,0 +1,97 @@
+// pipegemm bench: selected variants and their cuBLAS peers, one run, same rotated buffers.
+#include <iostream>
+#include <memory>
+
+#include "cli.hpp"
+#include "pipegemm/bench.hpp"
+#include "pipegemm/device.hpp"
+
+namespace pipegemm::cli {
+
+nlohmann::json report_json(const BenchReport& r) {
+  nlohmann::json j = {{"shape", r.problem.shape_string()}, {"buffer_sets", r.buffer_sets},
+                      {"set_bytes", r.set_bytes}, {"copy_gbps", r.copy_gbps}, {"results", nlohmann::json::array()}};
+  for (auto& x : r.results)
+    j["results"].push_back({{"variant", x.variant}, {"ok", x.status.ok()}, {"message", x.status.message},
+                            {"ms_median", x.ms_median}, {"ms_min", x.ms_min}, {"ms_max", x.ms_max},
+                            {"samples", x.samples}, {"tflops", x.tflops}, {"gbps", x.gbps},
+                            {"pct_of_cublas", x.pct_of_peer}, {"peer", x.peer}});
+  return j;
+}
+
+std::string report_table(const BenchReport& r) {
+  std::vector<std::vector<std::string>> rows;
+  for (auto& x : r.results) {
+    if (!x.status.ok()) {
+      rows.push_back({x.variant, "-", "-", "-", "-", "-", x.status.message});
+      continue;
+    }
+    rows.push_back({x.variant, fmt(x.ms_median, 4), fmt(x.tflops, 1), fmt(x.gbps, 0),
+                    r.copy_gbps > 0 ? fmt(100.0 * x.gbps / r.copy_gbps, 1) : "-",
+                    x.peer.empty() ? "-" : fmt(x.pct_of_peer, 1), x.peer});
+  }
+  return table({"variant", "ms(med)", "TFLOPS", "GB/s", "%copyBW", "%cuBLAS", "peer (same types)"}, rows);
+}
+
+int run_bench(BenchOpts& o) {
+  std::string err;
+  std::vector<const Variant*> vs;
+  if (!select_variants(o.sel, o.prob, &vs, &err)) return fail_usage(err);
+  Problem p0;
+  if (!problem_for(o.prob, *vs[0], &p0, &err)) return fail_usage(err);
+  if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
+  const DeviceInfo& dev = device_info();
+  if (!dev.present) return no_gpu("bench");
+  // Group by type signature: one timing run (one set of buffers) per signature.
+  std::vector<std::vector<const Variant*>> groups;
+  for (const Variant* v : vs) {
+    bool placed = false;
+    for (auto& g : groups)
+      if (g[0]->a_type == v->a_type && g[0]->acc_type == v->acc_type && g[0]->d_type == v->d_type) {
+        g.push_back(v);
+        placed = true;
+      }
+    if (!placed) groups.push_back({v});
+  }
+  nlohmann::json jr = nlohmann::json::array();
+  int failures = 0;
+  if (!o.json)
+    std::cout << "bench on " << dev.name << " (sm_" << dev.sm << ", " << dev.sm_count << " SMs, L2 "
+              << dev.l2_bytes / (1024 * 1024) << " MB); median of " << o.run.reps << " launches after "
+              << o.run.warmup << " warm-up, " << o.run.rounds << " interleaved rounds\n";
+  for (auto& g : groups) {
+    Problem p;
+    if (!problem_for(o.prob, *g[0], &p, &err)) return fail_usage(err);
+    BenchReport rep;
+    Status s = bench_variants(p, g, o.run, &rep);
+    if (!s.ok()) {
+      std::cerr << "pipegemm bench: " << s.message << "\n";
+      return kFail;
+    }
+    for (auto& x : rep.results) failures += !x.status.ok();
+    if (o.json) {
+      jr.push_back(report_json(rep));
+    } else {
+      std::cout << "\n" << p.shape_string() << "  " << to_string(p.a_type) << " in, " << to_string(p.acc_type)
+                << " acc, " << to_string(p.d_type) << " out;  " << rep.buffer_sets << " buffer sets x "
+                << fmt(rep.set_bytes / 1e6, 1) << " MB rotated;  device copy " << fmt(rep.copy_gbps, 0) << " GB/s\n";
+      std::cout << report_table(rep);
+    }
+  }
+  if (o.json) std::cout << nlohmann::json({{"device", dev.name}, {"sm", dev.sm}, {"runs", jr}}).dump(2) << "\n";
+  return failures ? kFail : kOk;
+}
+
+void add_bench(CLI::App& app, int* rc) {
+  auto o = std::make_shared<BenchOpts>();
+  auto* cmd = app.add_subcommand("bench", "time variants beside cuBLAS (same run, same buffers)");
+  add_problem_options(cmd, &o->prob, "81920x256x256", false);
+  add_selection_options(cmd, &o->sel);
+  cmd->add_option("--reps", o->run.reps, "timed launches per variant")->capture_default_str();
+  cmd->add_option("--warmup", o->run.warmup, "warm-up launches per variant")->capture_default_str();
+  cmd->add_option("--rounds", o->run.rounds, "interleaved rounds")->capture_default_str();
+  cmd->add_flag("--json", o->json, "machine-readable output");
+  cmd->callback([o, rc] { *rc = run_bench(*o); });
+}
+
+}  // namespace pipegemm::cli
