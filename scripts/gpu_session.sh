@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One GPU session (device tool): build for sm_90a with the staged .deps, run the GPU tests, then
+# the job file's commands. Every command and its output goes to $OUT/run.log with GPU and date,
+# ready to be kept under bench/results/.
+#   usage: scripts/gpu_session.sh bench/jobs/<job>.sh [build-targets...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/pipegemm_out}
+mkdir -p "$OUT"
+JOB=${1:?job file}
+shift
+BUILD=build/gpu
+{
+  echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "# host: $(hostname)"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv
+  nvcc --version | tail -1
+} > "$OUT/run.log" 2>&1
+t0=$(date +%s)
+cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" > "$OUT/build.log" 2>&1 &&
+  cmake --build $BUILD -j 16 "$@" >> "$OUT/build.log" 2>&1
+rc=$?
+echo "# build rc=$rc in $(( $(date +%s) - t0 ))s" | tee -a "$OUT/run.log"
+if [ $rc -ne 0 ]; then grep -E "error|FAILED" "$OUT/build.log" | head -40; tail -20 "$OUT/build.log"; exit 1; fi
+PG=$PWD/$BUILD/pipegemm
+# pg ARGS...: run pipegemm, log the exact command and its output.
+pg() {
+  echo; echo "\$ pipegemm $*"
+  "$PG" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
+# gtest BINARY [filter]: run a GPU test binary, log it.
+gt() {
+  echo; echo "\$ $1 --gtest_filter=${2:-*}"
+  "$BUILD/$1" --gtest_filter="${2:-*}" --gtest_brief=1
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
+source "$JOB"
+echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"
