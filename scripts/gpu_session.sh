@@ -19,7 +19,7 @@ BUILD=build/gpu
 t0=$(date +%s)
 cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
       -DPIPEGEMM_DEPS_DIR="$PWD/.deps" > "$OUT/build.log" 2>&1 &&
-  cmake --build $BUILD -j 16 "$@" >> "$OUT/build.log" 2>&1
+  cmake --build $BUILD -j 16 ${1:+--target "$@"} >> "$OUT/build.log" 2>&1
 rc=$?
 echo "# build rc=$rc in $(( $(date +%s) - t0 ))s" | tee -a "$OUT/run.log"
 if [ $rc -ne 0 ]; then grep -E "error|FAILED" "$OUT/build.log" | head -40; tail -20 "$OUT/build.log"; exit 1; fi
@@ -33,7 +33,7 @@ pg() {
 # gtest BINARY [filter]: run a GPU test binary, log it.
 gt() {
   echo; echo "\$ $1 --gtest_filter=${2:-*}"
-  "$BUILD/$1" --gtest_filter="${2:-*}" --gtest_brief=1
+  "$BUILD/tests/$1" --gtest_filter="${2:-*}" --gtest_brief=1
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
 source "$JOB"

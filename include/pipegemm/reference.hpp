@@ -23,8 +23,8 @@ struct Tolerance {
 };
 
 // 004 step 5: HMMA fp16/bf16 abs 1e-2 rel 1e-2; IMMA abs 0.5 rel 0.1, exact while int32 cannot
-// overflow; FFMA fp32 1e-3. fp16 accumulation: abs grows linearly with K beyond 128 (the error
-// is ~ sqrt(K/16 roundings) x ulp(partial sum ~ sqrt(K)), i.e. proportional to K).
+// overflow; FFMA fp32 1e-3. fp16 accumulation: abs grows linearly with K beyond 32 (the error
+// is ~ sqrt(#roundings ~ K) x ulp(partial sum ~ sqrt(K)), i.e. proportional to K).
 Tolerance tolerance_for(const Problem& p);
 
 struct CompareResult {

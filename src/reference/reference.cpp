@@ -96,11 +96,15 @@ Tolerance tolerance_for(const Problem& in) {
     return t;
   }
   if (p.acc_type == DType::f16) {
-    const double grow = std::max(1.0, double(p.k) / 128.0);
+    // Error model: fp16 rounding of the running sum, ~sqrt(#roundings) x ulp(|partial| ~ sqrt(K)),
+    // so proportional to K. Constant calibrated on cuBLAS's own CUBLAS_COMPUTE_16F GEMM, which
+    // shows max |err| 0.78-0.86 over 16.7M elements at K=4096 on the H200
+    // (bench/results/2026-11-29_h200_foundation_first.log): K/32 x 1e-2 = 1.28 at K=4096 leaves ~1.5x.
+    const double grow = std::max(1.0, double(p.k) / 32.0);
     t.abs = 1e-2 * grow; t.rel = 1e-2;
     char buf[160];
     std::snprintf(buf, sizeof buf,
-                  "fp16 HMMA, fp16 accumulation: abs 1e-2 x max(1, K/128) = %.3g, rel 1e-2", t.abs);
+                  "fp16 HMMA, fp16 accumulation: abs 1e-2 x max(1, K/32) = %.3g, rel 1e-2", t.abs);
     t.rule = buf;
     return t;
   }
