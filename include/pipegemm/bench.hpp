@@ -73,7 +73,8 @@ struct BenchReport {
   std::vector<BenchResult> results;
 };
 
-// Times every variant on the same rotated buffers in one run.
+// Times every variant on the same rotated buffers in one run. All variants must share p's A, B
+// and D types; each runs with its own accumulation type.
 Status bench_variants(const Problem& p, const std::vector<const Variant*>& vs,
                       const BenchOptions& opt, BenchReport* out);
 

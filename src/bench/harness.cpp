@@ -52,6 +52,12 @@ double copy_bandwidth_gbps() {
   return 2.0 * double(bytes) / (t[t.size() / 2] * 1e-3) / 1e9;
 }
 
+// The buffers depend on the A, B, D types only; each variant runs with its own accumulation.
+Problem with_acc(Problem p, const Variant& v) {
+  p.acc_type = v.acc_type;
+  return p;
+}
+
 }  // namespace
 
 const Variant* peer_for(const Variant& v) {
@@ -102,7 +108,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   std::vector<std::vector<float>> samples(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) {
     res[i].variant = vs[i]->name;
-    res[i].status = check_variant(*vs[i], p, dev.sm, bufs[0].A, bufs[0].B, bufs[0].D);
+    res[i].status = check_variant(*vs[i], with_acc(p, *vs[i]), dev.sm, bufs[0].A, bufs[0].B, bufs[0].D);
   }
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
@@ -115,15 +121,16 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     for (size_t i = 0; i < vs.size(); ++i) {
       if (!res[i].status.ok()) continue;
       const Variant& v = *vs[i];
+      const Problem pv = with_acc(p, v);
       const int warm = round == 0 ? opt.warmup : 2;
       for (int w = 0; w < warm && res[i].status.ok(); ++w) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
-        res[i].status = v.launch(p, b.A, b.B, b.D, nullptr);
+        res[i].status = v.launch(pv, b.A, b.B, b.D, nullptr);
       }
       for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
         cudaEventRecord(ev[size_t(2 * r)]);
-        res[i].status = v.launch(p, b.A, b.B, b.D, nullptr);
+        res[i].status = v.launch(pv, b.A, b.B, b.D, nullptr);
         cudaEventRecord(ev[size_t(2 * r + 1)]);
       }
       if (!res[i].status.ok()) continue;

@@ -1,4 +1,5 @@
 // pipegemm bench: selected variants and their cuBLAS peers, one run, same rotated buffers.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -42,12 +43,13 @@ int run_bench(BenchOpts& o) {
   if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
   const DeviceInfo& dev = device_info();
   if (!dev.present) return no_gpu("bench");
-  // Group by type signature: one timing run (one set of buffers) per signature.
+  // Group by operand types: one timing run over one set of rotated buffers per (A, B, D) types;
+  // variants that differ only in accumulation (e.g. both cuBLAS peers) share the same buffers.
   std::vector<std::vector<const Variant*>> groups;
   for (const Variant* v : vs) {
     bool placed = false;
     for (auto& g : groups)
-      if (g[0]->a_type == v->a_type && g[0]->acc_type == v->acc_type && g[0]->d_type == v->d_type) {
+      if (g[0]->a_type == v->a_type && g[0]->b_type == v->b_type && g[0]->d_type == v->d_type) {
         g.push_back(v);
         placed = true;
       }
@@ -72,14 +74,86 @@ int run_bench(BenchOpts& o) {
     if (o.json) {
       jr.push_back(report_json(rep));
     } else {
-      std::cout << "\n" << p.shape_string() << "  " << to_string(p.a_type) << " in, " << to_string(p.acc_type)
-                << " acc, " << to_string(p.d_type) << " out;  " << rep.buffer_sets << " buffer sets x "
+      std::cout << "\n" << p.shape_string() << "  " << to_string(p.a_type) << " in, " << to_string(p.d_type)
+                << " out;  " << rep.buffer_sets << " buffer sets x "
                 << fmt(rep.set_bytes / 1e6, 1) << " MB rotated;  device copy " << fmt(rep.copy_gbps, 0) << " GB/s\n";
       std::cout << report_table(rep);
     }
   }
   if (o.json) std::cout << nlohmann::json({{"device", dev.name}, {"sm", dev.sm}, {"runs", jr}}).dump(2) << "\n";
   return failures ? kFail : kOk;
+}
+
+// --ladder (issue 5, seed 004 step 6): one variant per rung for the asked types (the first
+// registered, i.e. each rung's preferred config) and the cuBLAS peer, timed in one run on the
+// same buffers; speedup is over k1, the load -> sync -> compute -> sync baseline of 004.
+int run_ladder(BenchOpts& o) {
+  if (!o.sel.kernels.empty() || !o.sel.family.empty())
+    return fail_usage("--ladder picks one variant per rung itself; drop --kernel / --family");
+  DType in = DType::f16;
+  if (!o.prob.dtype.empty() && !parse_dtype(o.prob.dtype, &in)) return fail_usage("unknown --dtype '" + o.prob.dtype + "'");
+  DType acc = in == DType::i8 ? DType::i32 : DType::f32;
+  DType out = in == DType::i8 ? DType::i32 : in;
+  if (!o.prob.acc.empty() && !parse_dtype(o.prob.acc, &acc)) return fail_usage("unknown --acc '" + o.prob.acc + "'");
+  if (!o.prob.out_dtype.empty() && !parse_dtype(o.prob.out_dtype, &out))
+    return fail_usage("unknown --out-dtype '" + o.prob.out_dtype + "'");
+  if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
+  auto same_types = [&](const Variant& v) { return v.a_type == in && v.acc_type == acc && v.d_type == out; };
+  std::vector<const Variant*> vs;
+  const Variant* peer = nullptr;
+  int max_rung = -1;
+  for (const Variant& v : variants()) max_rung = std::max(max_rung, v.rung);
+  for (int rung = 0; rung <= max_rung; ++rung)
+    for (const Variant& v : variants())
+      if (v.rung == rung && same_types(v)) {
+        vs.push_back(&v);
+        break;
+      }
+  for (const Variant& v : variants())
+    if (v.is_peer() && same_types(v)) { peer = &v; break; }
+  if (vs.empty())
+    return fail_usage(std::string("no ladder variant computes ") + to_string(in) + " in, " + to_string(acc) +
+                      " acc, " + to_string(out) + " out");
+  if (peer) vs.push_back(peer);
+  std::string err;
+  Problem p;
+  if (!problem_for(o.prob, *vs[0], &p, &err)) return fail_usage(err);
+  const DeviceInfo& dev = device_info();
+  if (!dev.present) return no_gpu("bench --ladder");
+  BenchReport rep;
+  Status s = bench_variants(p, vs, o.run, &rep);
+  if (!s.ok()) {
+    std::cerr << "pipegemm bench: " << s.message << "\n";
+    return kFail;
+  }
+  if (o.json) {
+    std::cout << nlohmann::json({{"device", dev.name}, {"sm", dev.sm}, {"ladder", report_json(rep)}}).dump(2) << "\n";
+  } else {
+    const BenchResult* base = nullptr;
+    for (auto& x : rep.results)
+      if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
+    std::vector<std::vector<std::string>> rows;
+    for (auto& x : rep.results) {
+      const Variant* v = find_variant(x.variant);
+      std::string rung = v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer";
+      if (!x.status.ok()) {
+        rows.push_back({rung, x.variant, "-", "-", "-", "-", x.status.message});
+        continue;
+      }
+      rows.push_back({rung, x.variant, fmt(x.ms_median, 4), fmt(x.tflops, 1),
+                      base ? fmt(x.tflops / base->tflops, 2) + "x" : "-",
+                      x.peer.empty() ? (v && v->is_peer() ? "100.0" : "-") : fmt(x.pct_of_peer, 1),
+                      v ? v->family : ""});
+    }
+    std::cout << "ladder on " << dev.name << " (sm_" << dev.sm << "): " << p.shape_string() << ", "
+              << to_string(in) << " in, " << to_string(acc) << " acc, " << to_string(out) << " out; median of "
+              << o.run.reps << " launches, " << o.run.rounds << " interleaved rounds, " << rep.buffer_sets
+              << " rotated buffer sets\n"
+              << table({"rung", "variant", "ms(med)", "TFLOPS", "vs k1", "%cuBLAS", "mechanism"}, rows);
+  }
+  for (auto& x : rep.results)
+    if (!x.status.ok()) return kFail;
+  return kOk;
 }
 
 void add_bench(CLI::App& app, int* rc) {
@@ -91,7 +165,11 @@ void add_bench(CLI::App& app, int* rc) {
   cmd->add_option("--warmup", o->run.warmup, "warm-up launches per variant")->capture_default_str();
   cmd->add_option("--rounds", o->run.rounds, "interleaved rounds")->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
-  cmd->callback([o, rc] { *rc = run_bench(*o); });
+  auto ladder = std::make_shared<bool>(false);
+  cmd->add_flag("--ladder", *ladder,
+                "the pipelining ladder for --dtype (default f16): one variant per rung + cuBLAS, "
+                "speedup over k1 (seed 004 step 6)");
+  cmd->callback([o, rc, ladder] { *rc = *ladder ? run_ladder(*o) : run_bench(*o); });
 }
 
 }  // namespace pipegemm::cli
