@@ -50,3 +50,38 @@ elseif(EXISTS "${PIPEGEMM_DEPS_DIR}/include/nlohmann/json.hpp")
 else()
   message(FATAL_ERROR "nlohmann-json not found: apt-get install nlohmann-json3-dev (scripts/setup.sh)")
 endif()
+
+# --- cuobjdump (for `pipegemm sass`; PyPI nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm 13.x) ----
+# Looked for in the CUDA toolkit's bin, python3's site-packages nvidia/cu*/bin, then PATH. Baked
+# into the binary as its default; $PIPEGEMM_CUOBJDUMP overrides it at run time, PATH is the fallback.
+set(_cuobjdump_hints "")
+if(CMAKE_CUDA_COMPILER)
+  get_filename_component(_cuda_bin "${CMAKE_CUDA_COMPILER}" DIRECTORY)
+  list(APPEND _cuobjdump_hints "${_cuda_bin}")
+endif()
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  execute_process(
+    COMMAND ${Python3_EXECUTABLE} -c
+      "import site,glob,os;print(';'.join(sorted({d for p in site.getsitepackages()+[site.getusersitepackages()] for d in glob.glob(os.path.join(p,'nvidia','cu*','bin'))}, reverse=True)))"
+    OUTPUT_VARIABLE _py_nvidia_bins OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  list(APPEND _cuobjdump_hints ${_py_nvidia_bins})
+endif()
+find_program(PIPEGEMM_CUOBJDUMP cuobjdump HINTS ${_cuobjdump_hints}
+             DOC "cuobjdump used by `pipegemm sass` (>= 13.0, < 14), with nvdisasm beside it")
+if(PIPEGEMM_CUOBJDUMP)
+  set(PIPEGEMM_CUOBJDUMP_FOUND "${PIPEGEMM_CUOBJDUMP}")
+  get_filename_component(_cuobjdump_dir "${PIPEGEMM_CUOBJDUMP}" DIRECTORY)
+  if(NOT EXISTS "${_cuobjdump_dir}/nvdisasm")
+    find_program(_pipegemm_nvdisasm nvdisasm)
+    if(NOT _pipegemm_nvdisasm)
+      message(WARNING "cuobjdump found at ${PIPEGEMM_CUOBJDUMP} but no nvdisasm beside it or on PATH: "
+                      "`pipegemm sass` cannot disassemble. pip install 'nvidia-cuda-nvdisasm>=13.0,<14'")
+    endif()
+  endif()
+  message(STATUS "pipegemm: cuobjdump=${PIPEGEMM_CUOBJDUMP}")
+else()
+  set(PIPEGEMM_CUOBJDUMP_FOUND "")
+  message(STATUS "pipegemm: cuobjdump not found; `pipegemm sass` will look on PATH at run time "
+                 "(pip install 'nvidia-cuda-cuobjdump>=13.0,<14' 'nvidia-cuda-nvdisasm>=13.0,<14')")
+endif()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what pipegemm needs on a fresh Debian machine with the CUDA 13 toolkit:
 # Debian headers (CLI11, nlohmann-json, GoogleTest) and, from PyPI, the CuTe/CUTLASS
-# headers and cuobjdump (for `pipegemm sass`). Idempotent; nothing is downloaded at run time.
+# headers and cuobjdump + nvdisasm (for `pipegemm sass`). Idempotent; nothing is downloaded at run time.
 set -euo pipefail
 SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 need_apt=()
@@ -12,4 +12,4 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 PY=${PYTHON:-python3}
-$PY -m pip install -q --no-deps "nvidia-cutlass==4.2.0.0" "nvidia-cuda-cuobjdump>=13.0,<14" 2>&1 | grep -v "WARNING: Running pip as" || true
+$PY -m pip install -q --no-deps "nvidia-cutlass==4.2.0.0" "nvidia-cuda-cuobjdump>=13.0,<14" "nvidia-cuda-nvdisasm>=13.0,<14" 2>&1 | grep -v "WARNING: Running pip as" || true

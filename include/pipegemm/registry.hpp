@@ -27,14 +27,26 @@ struct Requirements {
   bool any_layout = false;  // false: A, B K-major (RowMajor) and D RowMajor only
 };
 
-// What `pipegemm sass` must find in this kernel's machine code (seed 004 step 7).
+// What `pipegemm sass` must find in this kernel's machine code (seed 004 step 7; the rule is
+// spelled out in docs/sass.md). Add fields at the end, with defaults: entries are brace-initialized.
 struct SassExpect {
-  std::string symbol;         // substring of the kernel's (mangled) name in the listing; "" = none
+  std::string symbol;         // substring of the kernel's (mangled) name in the listing; "" = none;
+                              // '*' matches anything ("k4_seed_kernel*F32F16F16F32")
   std::string load_ops;       // "LDGSTS" / "LDG" / "UTMALDG" (comma separated alternatives)
-  std::string mma_op;         // "HMMA" / "IMMA" / "HGMMA" / "FFMA"
+  std::string mma_op;         // "HMMA" / "IMMA" / "HGMMA" / "FFMA" (comma separated alternatives)
   bool expect_overlap = true; // false for the single-buffer and no-smem rungs
-  int mma_per_k_tile = 0;     // MMA instructions per k_tile per thread (0 = not checked)
+  int mma_per_k_tile = 0;     // MMA instructions per k_tile per warp (per warpgroup for HGMMA,
+                              // per thread for FFMA), as the non-pipelined rung of the same tile
+                              // issues them: use mma_per_k_tile() below. 0 = not checked
+  bool warp_specialized = false;  // loads and MMAs in different warps' loops (producer/consumer)
 };
+
+// MMA instructions one instruction stream (warp, warpgroup or thread) issues per k_tile:
+// the CTA tile's multiply-adds divided over the streams and the instruction shape, e.g. the seed:
+// 128x128x32 over 4 warps of m16n8k16 HMMA = 64. Pipelining must not change it.
+constexpr int mma_per_k_tile(int bm, int bn, int bk, int streams, int mma_m, int mma_n, int mma_k) {
+  return (bm * bn * bk) / (streams * mma_m * mma_n * mma_k);
+}
 
 using LaunchFn = Status (*)(const Problem& p, const void* A, const void* B, void* D,
                             cudaStream_t_ stream);

@@ -41,9 +41,12 @@ struct SeedVariant {
     v.req.k_multiple = Cfg::BK;
     v.req.ptr_align_bytes = 16;  // cp.async 128-bit
     v.req.ld_multiple = 8;       // 8 halves = 16 bytes, every row start stays 16-byte aligned
-    // 128x128 CTA tile over 2x2 warps x (2x16 rows, 4x8 cols) per k_block of 16: each thread's
-    // warp issues (32/16)*(32/8) = 8 HMMA per k_block, 2 k_blocks per k_tile.
-    v.sass = {"k4_seed_kernel", "LDGSTS", "HMMA", true, 0};
+    // 128x128x32 CTA tile over 4 warps of m16n8k16 HMMA: each warp issues
+    // (128*128*32) / (4 * 16*8*16) = 64 HMMA per k_tile (32 per k_block of 16).
+    // The symbol tells the two instantiations apart by the MMA atom in the mangled name.
+    v.sass = {acc == DType::f16 ? "k4_seed_kernel*F16F16F16F16_TN" : "k4_seed_kernel*F32F16F16F32_TN",
+              "LDGSTS", "HMMA", true,
+              mma_per_k_tile(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::kNumThreads / 32, 16, 8, 16)};
     v.launch = &launch;
     v.occupancy = &occupancy;
     return v;

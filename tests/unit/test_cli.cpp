@@ -116,3 +116,14 @@ TEST(Cli, WithoutGpuVerifyAndBenchSaySoAndTheDefaultRunsWhatNeedsNone) {
   EXPECT_TRUE(has(r, "no usable GPU")) << r.out;
   EXPECT_TRUE(has(r, "k4_seed_f16acc")) << r.out;
 }
+
+TEST(Cli, EveryInputTypeIsAcceptedByVerifyAndBenchArgumentChecks) {
+  // Regression: the shape check must not judge the type combination (bf16 -> bf16, i8 -> i32 ...).
+  for (const char* t : {"f16", "bf16", "i8", "f32"}) {
+    CliRun r = run(std::string("verify --shape 8x8x8 --kernel no_such --dtype ") + t);
+    EXPECT_TRUE(has(r, "unknown kernel")) << t << ": " << r.out;
+    if (pipegemm::device_info().present) continue;
+    r = run(std::string("verify --shape 8x8x8 --dtype ") + t);
+    EXPECT_EQ(r.code, 3) << t << ": " << r.out;
+  }
+}

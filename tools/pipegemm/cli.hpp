@@ -62,6 +62,8 @@ int run_bench(BenchOpts& o);
 void add_list(CLI::App& app, int* rc);
 void add_verify(CLI::App& app, int* rc);
 void add_bench(CLI::App& app, int* rc);
+void add_sass(CLI::App& app, int* rc);
+void add_plan(CLI::App& app, int* rc);
 int seed_experiment(bool json);
 
 }  // namespace pipegemm::cli

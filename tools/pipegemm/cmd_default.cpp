@@ -21,6 +21,22 @@ int seed_experiment(bool json) {
     add_list(app, &rc);
     const char* argv[] = {"pipegemm", "list", json ? "--json" : nullptr};
     app.parse(json ? 3 : 2, const_cast<char**>(argv));
+    if (!json && rc == kOk) {  // and the seed kernel's plan on the H200 table (one JSON document with --json)
+      std::cout << "\n";
+      CLI::App plan_app;
+      add_plan(plan_app, &rc);
+      const char* pargv[] = {"pipegemm", "plan", "--kernel", "k4_seed_f32acc", "--arch", "h200"};
+      plan_app.parse(6, const_cast<char**>(pargv));
+    }
+    if (!json && rc == kOk) {  // and the SASS proof of overlap, which needs no GPU either
+      std::cout << "\nSASS proof of load/compute overlap (pipegemm sass; details: pipegemm sass --kernel NAME):\n";
+      CLI::App sass_app;
+      int rs = kOk;
+      add_sass(sass_app, &rs);
+      const char* sargv[] = {"pipegemm", "sass", "--brief"};
+      sass_app.parse(3, const_cast<char**>(sargv));
+      if (rs == kFail) rc = kFail;  // a missing cuobjdump (2) is reported, not a failure of this mode
+    }
     return rc;
   }
   std::cout << "pipegemm seed experiment (000 section 11): D = A*B^T, 81920x256x256 fp16 TN\n\n";

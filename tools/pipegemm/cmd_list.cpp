@@ -31,10 +31,14 @@ void add_list(CLI::App& app, int* rc) {
     } else {
       std::vector<std::vector<std::string>> rows;
       for (const Variant& v : variants()) {
-        std::string req = v.req.m_multiple > 1 ? "M%" + std::to_string(v.req.m_multiple) + " N%" +
-                                                     std::to_string(v.req.n_multiple) + " K%" +
-                                                     std::to_string(v.req.k_multiple)
-                                               : "any M,N,K";
+        // Only the constraints that bind: "any M,N,K" means no size rule at all.
+        std::string req;
+        auto add = [&req](const std::string& r) { req += (req.empty() ? "" : " ") + r; };
+        if (v.req.m_multiple > 1) add("M%" + std::to_string(v.req.m_multiple));
+        if (v.req.n_multiple > 1) add("N%" + std::to_string(v.req.n_multiple));
+        if (v.req.k_multiple > 1) add("K%" + std::to_string(v.req.k_multiple));
+        if (v.req.ld_multiple > 1) add("ld%" + std::to_string(v.req.ld_multiple));
+        if (req.empty()) req = "any M,N,K";
         if (v.req.ptr_align_bytes > 1) req += ", " + std::to_string(v.req.ptr_align_bytes) + "B ptrs";
         rows.push_back({v.name, v.family, v.rung < 0 ? "peer" : "k" + std::to_string(v.rung),
                         std::string(to_string(v.a_type)) + "/" + to_string(v.acc_type) + "/" + to_string(v.d_type),

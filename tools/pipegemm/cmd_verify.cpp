@@ -67,10 +67,8 @@ int run_verify(VerifyOpts& o) {
   // Validate the shape before looking for a GPU, so bad input is refused everywhere alike.
   {
     Problem probe;
-    Variant dummy;
-    DType t;
-    if (!o.prob.dtype.empty() && parse_dtype(o.prob.dtype, &t)) dummy.a_type = dummy.b_type = t;
-    if (!problem_for(o.prob, dummy, &probe, &err)) return fail_usage(err);
+    Variant shape_only;  // default f16/f32/f16: checks sizes and strides, types come per variant
+    if (!problem_for(o.prob, shape_only, &probe, &err)) return fail_usage(err);
   }
   const DeviceInfo& dev = device_info();
   if (!dev.present) return no_gpu("verify");

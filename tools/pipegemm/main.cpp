@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   add_list(app, &rc);
   add_verify(app, &rc);
   add_bench(app, &rc);
+  add_sass(app, &rc);
+  add_plan(app, &rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,125 @@
+// Predicated tile movement shared by the ladder: global -> shared (cp.async with zero fill, or
+// LDG into registers then STS), global -> registers element by element (k0), the two
+// epilogues (direct register -> global, and staged through shared memory for 128-bit coalesced
+// stores), and the swizzled CTA order. Edges are handled here, by predicates computed from
+// identity tensors, never by padding in memory: an element outside (M,N,K) is read as zero and
+// never written.
+#pragma once
+
+#include <cute/tensor.hpp>
+
+#include "pipegemm/kernels/common/operand_traits.cuh"
+
+namespace pipegemm::kernels::common {
+
+using namespace cute;
+
+// Predicate of one 128-bit vector: its first (m,k) coordinate inside the problem. The vector
+// paths require K to be a multiple of the vector, so a vector is entirely in or entirely out.
+template <class Coord>
+CUTE_DEVICE bool in_bounds(Coord const& c, int m_limit, int k_limit) {
+  return get<0>(c) < m_limit && get<1>(c) < k_limit;
+}
+
+// cp.async (LDGSTS) of one k_tile, (CPY,CPY_M,CPY_K) views. Out-of-bounds vectors are
+// zero-filled (src-size 0), so the MMA can run on full tiles at every edge.
+template <class ZfillAtom, class TS, class TD, class TC>
+CUTE_DEVICE void g2s_cp_async(ZfillAtom const& atom, TS const& src, TD&& dst, TC const& coord,
+                              int m_limit, int k_limit) {
+  CUTE_UNROLL
+  for (int m = 0; m < size<1>(dst); ++m) {
+    CUTE_UNROLL
+    for (int k = 0; k < size<2>(dst); ++k)
+      copy(atom.with(in_bounds(coord(0, m, k), m_limit, k_limit)), src(_, m, k), dst(_, m, k));
+  }
+}
+
+// LDG of one k_tile into registers (zero where out of bounds); the STS is a plain copy later.
+template <class VecAtom, class TS, class TR, class TC>
+CUTE_DEVICE void g2r_vectors(VecAtom const& atom, TS const& src, TR& regs, TC const& coord,
+                             int m_limit, int k_limit) {
+  CUTE_UNROLL
+  for (int m = 0; m < size<1>(regs); ++m) {
+    CUTE_UNROLL
+    for (int k = 0; k < size<2>(regs); ++k) {
+      if (in_bounds(coord(0, m, k), m_limit, k_limit)) copy(atom, src(_, m, k), regs(_, m, k));
+      else clear(regs(_, m, k));
+    }
+  }
+}
+
+// k0: element-wise global -> register loads of an MMA operand fragment; any alignment.
+template <class TS, class TR, class TC>
+CUTE_DEVICE void g2r_elements(TS const& src, TR& regs, TC const& coord, int m_limit, int k_limit) {
+  using T = typename std::decay_t<TR>::value_type;
+  CUTE_UNROLL
+  for (int i = 0; i < size(regs); ++i)
+    regs(i) = (get<0>(coord(i)) < m_limit && get<1>(coord(i)) < k_limit) ? T(src(i)) : T(0);
+}
+
+// Register -> global epilogue (the seed's "simplified" one, 000 section 7): each thread stores
+// its accumulators where the MMA layout put them, converted, predicated per element.
+template <class TD, class ThrMma, class TAcc, class GD, class CD>
+CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, CD const& cD,
+                                 int m_limit, int n_limit) {
+  Tensor tCgD = thr_mma.partition_C(gD);  // (MMA,MMA_M,MMA_N)
+  Tensor tCcD = thr_mma.partition_C(cD);  // (MMA,MMA_M,MMA_N) -> (m,n)
+  CUTE_UNROLL
+  for (int i = 0; i < size(tCrD); ++i)
+    if (get<0>(tCcD(i)) < m_limit && get<1>(tCcD(i)) < n_limit)
+      tCgD(i) = convert_acc<TD>(tCrD(i));
+}
+
+// Padded row-major (BM,BN) staging tile of the shared-memory epilogue. 8 extra elements per
+// row keep rows 16-byte aligned and shift consecutive rows by 4 banks (>=16-bit) or 8 banks
+// (32-bit), so the MMA-layout writes of a warp (8 rows x 4 column pairs) are conflict-free.
+template <class TD, int BM, int BN>
+using EpilogueSmemLayout = cute::Layout<Shape<Int<BM>, Int<BN>>, Stride<Int<BN + 8>, _1>>;
+
+// Register -> shared -> global epilogue (000 section 7.2): the MMA layout is a compute layout,
+// not a store layout; staging through shared memory lets each thread store whole 16-byte row
+// segments, so a warp writes contiguous 512-byte runs. Vectors cut by the N edge, or a D that
+// is not 16-byte aligned row by row, fall back to element stores. Caller syncs before (the
+// smem is the drained pipeline ring) and nothing after.
+template <class TD, int BM, int BN, int kThreads, class ThrMma, class TAcc>
+CUTE_DEVICE void epilogue_smem(ThrMma const& thr_mma, TAcc const& tCrD, TD* smem, TD* gD_ptr,
+                               int ldd, int m_limit, int n_limit) {
+  Tensor sD = make_tensor(make_smem_ptr(smem), EpilogueSmemLayout<TD, BM, BN>{});  // (BM,BN)
+  Tensor tCsD = thr_mma.partition_C(sD);  // (MMA,MMA_M,MMA_N)
+  CUTE_UNROLL
+  for (int i = 0; i < size(tCrD); ++i) tCsD(i) = convert_acc<TD>(tCrD(i));
+  __syncthreads();
+
+  constexpr int kVecD = 16 / int(sizeof(TD));
+  constexpr int kVecPerRow = BN / kVecD;
+  static_assert(BN % kVecD == 0, "a staging row is whole 16-byte vectors");
+  static_assert((BM * kVecPerRow) % kThreads == 0, "every thread stores the same vector count");
+  const bool vec_ok = (reinterpret_cast<uintptr_t>(gD_ptr) % 16 == 0) && (ldd % kVecD == 0);
+  CUTE_UNROLL
+  for (int it = 0; it < BM * kVecPerRow / kThreads; ++it) {
+    const int idx = it * kThreads + int(threadIdx.x);
+    const int r = idx / kVecPerRow;
+    const int c = (idx % kVecPerRow) * kVecD;
+    if (r >= m_limit || c >= n_limit) continue;
+    const TD* s = smem + r * (BN + 8) + c;
+    TD* g = gD_ptr + int64_t(r) * ldd + c;
+    if (vec_ok && c + kVecD <= n_limit) {
+      *reinterpret_cast<uint4*>(g) = *reinterpret_cast<const uint4*>(s);
+    } else {
+      for (int j = 0; j < kVecD && c + j < n_limit; ++j) g[j] = s[j];
+    }
+  }
+}
+
+// Swizzled CTA order for L2 reuse: linear block ids walk GROUP row tiles (M) per column tile
+// (N) before moving right, so CTAs resident together share GROUP A panels and few B panels.
+struct TileCoord { int m, n; };
+CUTE_HOST_DEVICE TileCoord raster_tile(int pid, int num_m, int num_n, int group) {
+  const int per_group = group * num_n;
+  const int first_m = (pid / per_group) * group;
+  const int rows = min(num_m - first_m, group);
+  const int in_group = pid % per_group;
+  return {first_m + in_group % rows, in_group / rows};
+}
+
+}  // namespace pipegemm::kernels::common

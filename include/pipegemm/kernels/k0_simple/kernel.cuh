@@ -1,0 +1,84 @@
+// k0 simple (seed 000, kernel 07): global -> registers -> MMA, no shared memory.
+//
+// Each thread loads exactly the A and B elements its MMA fragments need, straight from global
+// memory, element by element, and runs the tiled MMA. Nothing is shared between warps (every
+// A row panel is read once per warp column from L1/L2) and nothing overlaps except what the
+// warp scheduler finds between independent loads. Element loads take any alignment and any
+// leading dimension, so this rung is the automatic choice's fallback for misaligned inputs.
+#pragma once
+
+#include <cute/tensor.hpp>
+
+#include "pipegemm/kernels/common/tile_io.cuh"
+
+namespace pipegemm::kernels::k0 {
+
+using namespace cute;
+
+// Name_: an empty tag type per registered variant, so its name is in the mangled symbol.
+template <class Ops_, int BM_, int BN_, int BK_, int WM_, int WN_, class Name_>
+struct SimpleConfig {
+  using Ops = Ops_;
+  using Name = Name_;
+  using TA = typename Ops::TA;
+  using TD = typename Ops::TD;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_;
+  static constexpr int STAGES = 0;  // no shared memory
+  using TiledMma = typename Ops::template TiledMma<WM_, WN_>;
+  static constexpr int kNumThreads = int(size(TiledMma{}));
+  static constexpr int kSmemBytes = 0;
+  static_assert(BK % Ops::kMmaK == 0, "a k_tile is whole k_blocks");
+  static_assert(BM % size<0>(typename TiledMma::AtomShape_MNK{}) == 0, "BM covers whole MMAs");
+};
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kNumThreads)
+    k0_simple_kernel(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
+                     const typename Cfg::TA* __restrict__ Bptr, int M, int N, int K, int lda, int ldb,
+                     int ldd) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
+  using TD = typename Cfg::TD;
+  const int bn_idx = blockIdx.x, bm_idx = blockIdx.y;
+
+  Tensor mA = make_tensor(make_gmem_ptr(Aptr), make_shape(M, K), make_stride(int64_t(lda), Int<1>{}));  // (M,K)
+  Tensor mB = make_tensor(make_gmem_ptr(Bptr), make_shape(N, K), make_stride(int64_t(ldb), Int<1>{}));  // (N,K)
+  Tensor mD = make_tensor(make_gmem_ptr(Dptr), make_shape(M, N), make_stride(int64_t(ldd), Int<1>{}));  // (M,N)
+  Tensor gA = local_tile(mA, make_tile(Int<BM>{}, Int<BK>{}), make_coord(bm_idx, _));  // (BM,BK,k_tiles)
+  Tensor gB = local_tile(mB, make_tile(Int<BN>{}, Int<BK>{}), make_coord(bn_idx, _));  // (BN,BK,k_tiles)
+  Tensor gD = local_tile(mD, make_tile(Int<BM>{}, Int<BN>{}), make_coord(bm_idx, bn_idx));  // (BM,BN)
+  Tensor cA = make_identity_tensor(make_shape(Int<BM>{}, Int<BK>{}));  // (BM,BK) -> (m,k)
+  Tensor cB = make_identity_tensor(make_shape(Int<BN>{}, Int<BK>{}));  // (BN,BK) -> (n,k)
+  Tensor cD = make_identity_tensor(make_shape(Int<BM>{}, Int<BN>{}));  // (BM,BN) -> (m,n)
+
+  typename Cfg::TiledMma tiled_mma;
+  auto thr_mma = tiled_mma.get_slice(threadIdx.x);
+  Tensor tCgA = thr_mma.partition_A(gA);  // (MMA,MMA_M,MMA_K,k_tiles)
+  Tensor tCgB = thr_mma.partition_B(gB);  // (MMA,MMA_N,MMA_K,k_tiles)
+  Tensor tCcA = thr_mma.partition_A(cA);  // (MMA,MMA_M,MMA_K) -> (m,k)
+  Tensor tCcB = thr_mma.partition_B(cB);  // (MMA,MMA_N,MMA_K) -> (n,k)
+  Tensor tCrA = thr_mma.partition_fragment_A(gA(_, _, 0));  // (MMA,MMA_M,MMA_K)
+  Tensor tCrB = thr_mma.partition_fragment_B(gB(_, _, 0));  // (MMA,MMA_N,MMA_K)
+  Tensor tCrD = thr_mma.partition_fragment_C(gD);           // (MMA,MMA_M,MMA_N)
+  clear(tCrD);
+
+  const int m_limit = M - bm_idx * BM, n_limit = N - bn_idx * BN;
+  const int k_tiles = (K + BK - 1) / BK;
+
+  // ===== MAINLOOP =====================================================================
+  // load -> compute, per k_tile, per thread. No prologue, no drain: there is no buffer to
+  // fill ahead. Loads of the next k_tile can only overlap this one's MMAs through other
+  // warps (occupancy), which is what k1..k4 improve on.
+#pragma unroll 1
+  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+    const int k_limit = K - k_tile * BK;
+    common::g2r_elements(tCgA(_, _, _, k_tile), tCrA, tCcA, m_limit, k_limit);
+    common::g2r_elements(tCgB(_, _, _, k_tile), tCrB, tCcB, n_limit, k_limit);
+    gemm(tiled_mma, tCrD, tCrA, tCrB, tCrD);
+  }
+
+  // ===== EPILOGUE =====================================================================
+  // Accumulators straight to global, converted, predicated on the M/N edges.
+  common::epilogue_direct<TD>(thr_mma, tCrD, gD, cD, m_limit, n_limit);
+}
+
+}  // namespace pipegemm::kernels::k0

@@ -1,0 +1,391 @@
+// k5: the Hopper pipeline -- TMA + wgmma + mbarrier, warp-specialized and persistent.
+//
+//   D (M,N) = A (M,K) * B (N,K)^T, A and B K-major, D row-major, fp32 accumulation.
+//
+// One CTA = 3 warpgroups (384 threads), one CTA per SM, persistent over output tiles:
+//   warpgroup 0      producer: one thread issues TMA loads of A (BM,BK) and B (BN,BK) into a
+//                    ring of STAGES smem slots (128-byte swizzle), full/empty mbarriers per slot;
+//                    gives registers back (setmaxnreg.dec).
+//   warpgroups 1, 2  consumers: each owns 64 rows of the (BM=128, BN=256) tile and issues
+//                    wgmma m64n256k16 (fp32 accumulators, 128 registers per thread) straight
+//                    from the swizzled slots; takes registers (setmaxnreg.inc). The epilogue
+//                    converts, stmatrix-es 64-column chunks into smem and TMA-stores them.
+// Cluster of cluster_m CTAs (1 or 2, chosen at launch) along M: both CTAs need the same B tile,
+// so each loads half of it and multicasts it to both; every consumer releases its slot in
+// both CTAs. Tiles are visited in a banded (grouped-along-M) order for L2 reuse.
+// Edges: TMA zero-fills loads outside (M,N,K) -- a K tail adds zeros -- and clips stores.
+#pragma once
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "pipegemm/arch/barrier.cuh"
+#include "pipegemm/arch/fence.cuh"
+#include "pipegemm/arch/mbarrier.cuh"
+#include "pipegemm/arch/setmaxnreg.cuh"
+#include "pipegemm/arch/stmatrix.cuh"
+#include "pipegemm/arch/tma.cuh"
+#include "pipegemm/arch/wgmma.cuh"
+#include "pipegemm/pipeline/mbarrier_pipeline.cuh"
+#include "pipegemm/pipeline/ring_state.cuh"
+
+namespace pipegemm::kernels::k5 {
+
+// The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B);
+// TOut: TIn or float (D). EPI_BUFS: epilogue chunk buffers per consumer warpgroup -- 2 lets a
+// chunk's store drain while the next is written; 4 (with 3 stages, for short K) holds a whole
+// fp16 tile, so the consumers return to the mainloop while all of its stores are in flight.
+// DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers;
+// the tile is written out one chunk per k_tile during the next tile's mainloop, under its
+// wgmma, so the tensor cores do not idle through the stores (registers: 128 + 64 < 232).
+template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
+          bool DEFERRED_STORE_ = false>
+struct K5Config {
+  using TA = TIn;
+  using TD = TOut;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
+
+  static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = 16;
+  static constexpr int kConsumers = BM / kWgmmaM;            // consumer warpgroups
+  static constexpr int kNumThreads = 128 * (1 + kConsumers); // + the producer warpgroup
+  static constexpr int kKBlocks = BK / kWgmmaK;              // wgmma per k_tile per warpgroup
+  static constexpr int kAccRegs = kWgmmaM * kWgmmaN / 128;   // fp32 accumulators per thread
+
+  static constexpr int kStageBytesA = BM * BK * int(sizeof(TA));
+  static constexpr int kStageBytesB = BN * BK * int(sizeof(TA));
+  static constexpr int kStageBytes = kStageBytesA + kStageBytesB;  // expect_tx per slot
+
+  // Epilogue: per consumer, EPI_BUFS chunk buffers of (64 rows, 128 bytes) -- one 128-byte
+  // swizzle span per row, the TMA store box.
+  static constexpr int kEpiCols = 128 / int(sizeof(TD));
+  static constexpr int kEpiChunks = BN / kEpiCols;
+  static constexpr int kEpiBufBytes = kWgmmaM * 128;
+  static constexpr int kEpiBufs = EPI_BUFS_;
+  static constexpr bool kDeferredStore = DEFERRED_STORE_;
+
+  // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers],
+  // 1024-byte aligned (the 128-byte swizzle repeats every 8 rows of 128 bytes).
+  static constexpr int kOffA = 0;
+  static constexpr int kOffB = kOffA + STAGES * kStageBytesA;
+  static constexpr int kOffD = kOffB + STAGES * kStageBytesB;
+  static constexpr int kOffBar = kOffD + kConsumers * kEpiBufs * kEpiBufBytes;
+  static constexpr int kSmemBytes = 1024 /* base alignment slack */ + kOffBar + 2 * STAGES * 8;
+
+  static constexpr int kProducerRegs = 40;   // one thread issues TMA; the rest idle
+  static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
+
+  static_assert(BM % kWgmmaM == 0 && kConsumers == 2, "two consumer warpgroups of 64 rows each (the issue's shape)");
+  static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
+  static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
+  static_assert(BN / 2 <= 256 && BM <= 256, "a TMA box has at most 256 rows");
+  static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0,
+                "every wgmma operand tile starts on a 1024-byte swizzle boundary (descriptor base offset 0)");
+  static_assert(kEpiBufs >= 2 && kEpiChunks % kEpiBufs == 0, "chunk index mod kEpiBufs picks the buffer, the same one every tile");
+  static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
+  static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
+  static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file of one SM");
+  static_assert(kSmemBytes <= 227 * 1024, "H100/H200: at most 227 KB of dynamic smem per CTA");
+};
+
+// Persistent tile order. Work unit = cluster_m vertically adjacent (BM,BN) tiles sharing one
+// B tile. Units are walked in bands of `group` units along M: down a band's column, then to
+// the next column, so the CTAs running at once touch a compact block of A rows and B columns.
+struct TileScheduler {
+  int m_units, n_tiles, group, total;
+
+  __device__ TileScheduler(int m_tiles, int n_tiles_, int cluster_m, int group_)
+      : m_units((m_tiles + cluster_m - 1) / cluster_m), n_tiles(n_tiles_), group(group_) {
+    total = m_units * n_tiles;
+  }
+  __device__ void coords(int unit, int* m_unit, int* n_tile) const {
+    const int per_band = group * n_tiles;
+    const int band = unit / per_band;
+    const int in_band = unit - band * per_band;
+    const int rows = min(group, m_units - band * group);
+    *m_unit = band * group + in_band % rows;
+    *n_tile = in_band / rows;
+  }
+};
+
+template <class T>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi);
+template <>
+__device__ __forceinline__ uint32_t pack_pair<__half>(float lo, float hi) {
+  __half2 h = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+template <>
+__device__ __forceinline__ uint32_t pack_pair<__nv_bfloat16>(float lo, float hi) {
+  __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+
+// Writes chunk `CH` (kEpiCols columns) of a consumer's (64, BN) fp32 accumulator tile into a
+// (64 rows, 128 bytes) smem buffer in the TMA 128-byte swizzle: 16-byte unit u of row r lives
+// at unit u ^ (r % 8). Rows 8h..8h+7 of one 8x8 matrix land in 8 distinct bank groups.
+template <class Cfg, int CH>
+__device__ __forceinline__ void write_d_chunk(const float (&acc)[Cfg::kAccRegs], uint8_t* buf, int warp, int lane) {
+  using TD = typename Cfg::TD;
+  const uint32_t base = arch::smem_u32(buf);
+  if constexpr (sizeof(TD) == 2) {
+    // 64 columns = 8 n8 blocks; one stmatrix.x4 stores blocks (j, j+1) x row halves (0, 1).
+    const int mi = lane >> 3;                        // which of the 4 matrices this lane addresses
+    const int row = 16 * warp + 8 * (mi & 1) + (lane & 7);
+#pragma unroll
+    for (int jp = 0; jp < 4; ++jp) {
+      constexpr int j0 = CH * 8;
+      const int j = j0 + 2 * jp;
+      const int unit = 2 * jp + (mi >> 1);             // 16-byte unit (8 columns) inside the row
+      const uint32_t addr = base + row * 128 + ((unit ^ (row & 7)) << 4);
+      arch::stmatrix_x4(addr, pack_pair<TD>(acc[4 * j + 0], acc[4 * j + 1]),
+                        pack_pair<TD>(acc[4 * j + 2], acc[4 * j + 3]),
+                        pack_pair<TD>(acc[4 * j + 4], acc[4 * j + 5]),
+                        pack_pair<TD>(acc[4 * j + 6], acc[4 * j + 7]));
+    }
+  } else {
+    // fp32: 32 columns = 4 n8 blocks; each lane stores its two adjacent columns (8 bytes).
+#pragma unroll
+    for (int jj = 0; jj < 4; ++jj) {
+      const int j = CH * 4 + jj;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = 16 * warp + 8 * h + (lane >> 2);
+        const int unit = 2 * jj + ((lane & 3) >> 1);
+        float2* p = reinterpret_cast<float2*>(buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8);
+        *p = make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+      }
+    }
+  }
+}
+
+// The accumulators as TD pairs in the order stmatrix takes them: packed[2j] = row half 0 and
+// packed[2j+1] = row half 1 of n8 block j, i.e. packed[i] = (acc[2i], acc[2i+1]).
+template <class Cfg>
+__device__ __forceinline__ void pack_accumulators(const float (&acc)[Cfg::kAccRegs],
+                                                  uint32_t (&packed)[Cfg::kAccRegs / 2]) {
+#pragma unroll
+  for (int i = 0; i < Cfg::kAccRegs / 2; ++i) packed[i] = pack_pair<typename Cfg::TD>(acc[2 * i], acc[2 * i + 1]);
+}
+
+// write_d_chunk for already packed 16-bit values (the same addresses and swizzle).
+template <class Cfg, int CH>
+__device__ __forceinline__ void write_d_chunk_packed(const uint32_t (&packed)[Cfg::kAccRegs / 2], uint8_t* buf,
+                                                     int warp, int lane) {
+  static_assert(sizeof(typename Cfg::TD) == 2, "stmatrix stores 16-bit elements");
+  const uint32_t base = arch::smem_u32(buf);
+  const int mi = lane >> 3;
+  const int row = 16 * warp + 8 * (mi & 1) + (lane & 7);
+#pragma unroll
+  for (int jp = 0; jp < 4; ++jp) {
+    const int j = CH * 8 + 2 * jp;
+    const int unit = 2 * jp + (mi >> 1);
+    const uint32_t addr = base + row * 128 + ((unit ^ (row & 7)) << 4);
+    arch::stmatrix_x4(addr, packed[2 * j], packed[2 * j + 1], packed[2 * j + 2], packed[2 * j + 3]);
+  }
+}
+
+// Calls f(std::integral_constant<int, ch>) for a run-time ch: register arrays are indexed
+// only with compile-time constants.
+template <class F, int... CH>
+__device__ __forceinline__ void with_chunk_index(int ch, F&& f, std::integer_sequence<int, CH...>) {
+  ((ch == CH ? f(std::integral_constant<int, CH>{}) : void()), ...);
+}
+
+// One epilogue chunk of a consumer warpgroup: wait until the buffer's previous TMA store (the
+// one kEpiBufs chunks ago, possibly of the previous tile) has read it, write the chunk, make
+// it visible to the async proxy, let one thread store it.
+template <class Cfg, int CH, class WriteChunk>
+__device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t* d_bufs, const CUtensorMap* tmap_d,
+                                              int m0, int n0, int consumer, int tid_wg) {
+  uint8_t* buf = d_bufs + (CH % Cfg::kEpiBufs) * Cfg::kEpiBufBytes;
+  if (tid_wg == 0) arch::tma_store_wait_read<Cfg::kEpiBufs - 1>();
+  arch::named_barrier_sync(1 + consumer, 128);
+  write_chunk(buf);
+  arch::fence_proxy_async_smem();
+  arch::named_barrier_sync(1 + consumer, 128);
+  if (tid_wg == 0) {
+    arch::tma_store_2d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0);
+    arch::tma_store_commit_group();
+  }
+}
+
+template <class Cfg, int... CH>
+__device__ __forceinline__ void store_d_tile(const float (&acc)[Cfg::kAccRegs], uint8_t* d_bufs,
+                                             const CUtensorMap* tmap_d, int m0, int n0, int consumer, int tid_wg,
+                                             std::integer_sequence<int, CH...>) {
+  (store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk<Cfg, CH>(acc, buf, tid_wg / 32, tid_wg % 32); },
+                          d_bufs, tmap_d, m0, n0, consumer, tid_wg),
+   ...);
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kNumThreads, 1)
+    k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM)
+                           const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m)
+                           const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
+                           int M, int N, int K, int cluster_m, int raster_group) {
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using TA = typename Cfg::TA;
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES;
+  using Pipeline = pipeline::MbarrierPipeline<STAGES>;
+  using State = typename Pipeline::State;
+
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  TA* sA = reinterpret_cast<TA*>(smem + Cfg::kOffA);        // (BM,BK,STAGES), 128B-swizzled K-major
+  TA* sB = reinterpret_cast<TA*>(smem + Cfg::kOffB);        // (BN,BK,STAGES), 128B-swizzled K-major
+  uint8_t* sD = smem + Cfg::kOffD;                          // (64,128 B, kEpiBufs, kConsumers)
+  uint64_t* bars = reinterpret_cast<uint64_t*>(smem + Cfg::kOffBar);
+  const Pipeline pipe{bars, bars + STAGES, cluster_m};
+
+  const int wg = threadIdx.x / 128;
+  const int tid_wg = threadIdx.x % 128;
+  const uint32_t cta_rank = cluster_m > 1 ? arch::cluster_cta_rank() : 0u;
+  const int cluster_idx = cluster_m > 1 ? int(arch::cluster_id_x()) : int(blockIdx.x);
+  const int cluster_cnt = cluster_m > 1 ? int(arch::cluster_count_x()) : int(gridDim.x);
+
+  const int m_tiles = (M + BM - 1) / BM;
+  const int n_tiles = (N + BN - 1) / BN;
+  const int k_tiles = (K + BK - 1) / BK;  // the last one may be partial: TMA fills zeros
+  const TileScheduler sched(m_tiles, n_tiles, cluster_m, raster_group);
+
+  // ============================== PROLOGUE ==============================
+  // Barrier init by one thread, published to the copy engine and the peer CTA, then the roles
+  // split and registers move from the producer to the consumers. There is no explicit fill:
+  // the producer starts at phase 1, so its first STAGES acquires pass at once and it runs
+  // STAGES k_tiles ahead while the consumers wait on the first full barrier.
+  if (threadIdx.x == 0) {
+    pipe.init(Cfg::kConsumers);
+    arch::fence_mbarrier_init_cluster();
+  }
+  if (cluster_m > 1)
+    arch::cluster_sync();
+  else
+    __syncthreads();
+
+  if (wg == 0) {
+    // ============================== PRODUCER ==============================
+    arch::setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (tid_wg == 0) {
+      arch::tma_prefetch_descriptor(&tmap_a);
+      arch::tma_prefetch_descriptor(&tmap_b);
+      State w = pipeline::make_producer_start_state<STAGES>();
+      const int b_rows = BN / cluster_m;  // rows of B this CTA loads (and multicasts)
+      const uint16_t mask = uint16_t((1u << cluster_m) - 1);
+      for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
+        int mu, nt;
+        sched.coords(unit, &mu, &nt);
+        const int m0 = (mu * cluster_m + int(cta_rank)) * BM;
+        const int n0 = nt * BN;
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          pipe.producer_acquire(w);
+          uint64_t* full = pipe.full_barrier(w);
+          arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
+          TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
+          if (cluster_m == 1)
+            arch::tma_load_2d(b_dst, &tmap_b, kt * BK, n0, full);
+          else
+            arch::tma_load_2d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, full, mask);
+          pipe.producer_commit(w, Cfg::kStageBytes);  // A + both halves of B land here
+          ++w;
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    // ============================== CONSUMERS ==============================
+    arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
+    const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile
+    if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
+    uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
+    float acc[Cfg::kAccRegs];       // (64,BN) fp32 fragment, layout in arch/wgmma.cuh
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = 0.f;
+    State r;                        // consumers start at phase 0: wait for the first fill
+    // Deferred store: the previous tile's D, packed, waiting to be written out under this
+    // tile's wgmma (one chunk per k_tile).
+    uint32_t pending[Cfg::kDeferredStore ? Cfg::kAccRegs / 2 : 1];
+    bool has_pending = false;
+    int pending_m0 = 0, pending_n0 = 0;
+    constexpr auto kChunkSeq = std::make_integer_sequence<int, Cfg::kEpiChunks>{};
+    auto store_pending_chunk = [&](auto ch) {
+      if constexpr (Cfg::kDeferredStore) {
+        constexpr int CH = decltype(ch)::value;
+        store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk_packed<Cfg, CH>(pending, buf, tid_wg / 32, tid_wg % 32); },
+                               d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg);
+      }
+    };
+
+    for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
+      int mu, nt;
+      sched.coords(unit, &mu, &nt);
+      const int m0 = (mu * cluster_m + int(cta_rank)) * BM;
+      const int n0 = nt * BN;
+
+      // ============================== MAINLOOP ==============================
+      // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one
+      // wgmma group stays in flight, so slot kt-1 goes back to the producer as soon as the
+      // group of kt has been issued and that of kt-1 has retired.
+      State prev = r;
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        pipe.consumer_wait(r);
+        const uint64_t desc_a = arch::wgmma_desc_kmajor_sw128(sA + r.index * (BM * BK) + c * (64 * BK));
+        const uint64_t desc_b = arch::wgmma_desc_kmajor_sw128(sB + r.index * (BN * BK));
+        arch::wgmma_fence();
+#pragma unroll
+        for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
+          arch::WgmmaM64N256K16F32<TA>::mma(acc, desc_a + kb * arch::kWgmmaDescK16Step,
+                                            desc_b + kb * arch::kWgmmaDescK16Step, kt > 0 || kb > 0);
+        arch::wgmma_commit_group();
+        if constexpr (Cfg::kDeferredStore) {
+          if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
+        }
+        arch::wgmma_wait_group<1>();
+        if (kt > 0) pipe.consumer_release(prev, tid_wg);
+        prev = r;
+        ++r;
+      }
+      // ============================== DRAIN ==============================
+      // The last group retires; its slot is released so the producer, already loading the
+      // next tile's k_tiles, can reuse it while this warpgroup runs the epilogue.
+      arch::wgmma_wait_group<0>();
+      arch::wgmma_fence_operands(acc);
+      pipe.consumer_release(prev, tid_wg);
+
+      // ============================== EPILOGUE ==============================
+      // fp32 -> TD, stmatrix into a swizzled chunk buffer, one thread TMA-stores the chunk.
+      // The store drains while the next chunk is written and while the next tile's mainloop
+      // runs; a buffer is rewritten only after its previous store has read it (wait_group.read).
+      // Deferred store: only the fp32 -> TD packing happens here; the chunks are written and
+      // stored under the next tile's first k_tiles of wgmma (see the MAINLOOP).
+      if constexpr (Cfg::kDeferredStore) {
+        // Chunks a short mainloop had no k_tile for go out now, then this tile becomes pending.
+        if (has_pending)
+          for (int ch = k_tiles; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+        pack_accumulators<Cfg>(acc, pending);
+        pending_m0 = m0 + c * 64;
+        pending_n0 = n0;
+        has_pending = true;
+      } else {
+        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq);
+      }
+    }
+    if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
+      if (has_pending)
+        for (int ch = 0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+    }
+    if (tid_wg == 0) arch::tma_store_wait_all<0>();  // smem stays alive until the stores are done
+  }
+  // Keep this CTA's barriers and smem alive until the peer has stopped arriving and writing.
+  if (cluster_m > 1) arch::cluster_sync();
+#else
+  __trap();  // built for sm_90a only; check_variant() refuses other GPUs before a launch
+#endif
+}
+
+}  // namespace pipegemm::kernels::k5

@@ -1,0 +1,170 @@
+// Launcher and registry entries of k5 (the Hopper pipeline). One .cu per kernel instantiation
+// (k5_ws_tma_wgmma_<types>.cu) so they compile in parallel; several registered variants may
+// share one kernel and differ only in the launch (cluster size).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/k5_tensor_map.hpp"
+#include "kernels/launch_util.cuh"
+#include "pipegemm/device.hpp"
+#include "pipegemm/kernels/k5_ws_tma_wgmma/kernel.cuh"
+
+namespace pipegemm::detail {
+
+template <class T> constexpr DType dtype_of();
+template <> constexpr DType dtype_of<__half>() { return DType::f16; }
+template <> constexpr DType dtype_of<__nv_bfloat16>() { return DType::bf16; }
+template <> constexpr DType dtype_of<float>() { return DType::f32; }
+
+// One registered variant = two kernel instantiations of the same family, picked per problem
+// by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
+//   Cfg       (4 stages, 2 epilogue buffers per consumer) when K > kShortK;
+//   CfgShortK when K <= kShortK: with few k_tiles per tile the tile's stores, not its MMAs, are
+//             the long pole. 16-bit D: the deferred-store config (the tile is written out under
+//             the next tile's wgmma); fp32 D (too many registers to defer): 3 stages and 4
+//             epilogue buffers, so the stores drain under the next mainloop.
+// kCluster: 2 = clusters of 2 CTAs along M multicasting B, used when M has >= 2 tiles and the
+// mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized);
+// 1 = never clusters.
+// $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
+// tile order's band height, for tuning.
+template <class Cfg, class CfgShortK, int kCluster>
+struct K5Variant {
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
+  static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
+                    std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
+                    Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
+                "both configs compute the same problem with the same tile");
+  static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<Cfg>;
+  static constexpr int64_t kShortK = 512;
+  static constexpr int64_t kClusterMinK = 2048;
+
+  // Clusters resident at once with one CTA per SM (GPC boundaries can leave SMs unpaired).
+  template <class C>
+  static int max_active_clusters(int cluster) {
+    static int cached[3] = {0, 0, 0};
+    if (cached[cluster]) return cached[cluster];
+    int n = device_info().sm_count / cluster;
+    if (cluster > 1) {
+      cudaLaunchConfig_t cfg{};
+      cudaLaunchAttribute attr{};
+      attr.id = cudaLaunchAttributeClusterDimension;
+      attr.val.clusterDim.x = unsigned(cluster);
+      attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+      cfg.gridDim = dim3(unsigned(cluster * n));
+      cfg.blockDim = dim3(C::kNumThreads);
+      cfg.dynamicSmemBytes = C::kSmemBytes;
+      cfg.attrs = &attr;
+      cfg.numAttrs = 1;
+      int q = 0;
+      if (cudaOccupancyMaxActiveClusters(&q, (const void*)&kernels::k5::k5_ws_tma_wgmma_kernel<C>, &cfg) ==
+              cudaSuccess &&
+          q > 0)
+        n = q;
+      else
+        cudaGetLastError();
+    }
+    return cached[cluster] = std::max(n, 1);
+  }
+
+  static int raster_group_override() {
+    static const int g = [] {
+      const char* e = std::getenv("PIPEGEMM_K5_RASTER_GROUP");
+      return e ? std::max(0, std::atoi(e)) : 0;
+    }();
+    return g;
+  }
+
+  template <class C>
+  static Status launch_with(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s, int cluster) {
+    using TA = typename C::TA;
+    using TD = typename C::TD;
+    constexpr auto k = &kernels::k5::k5_ws_tma_wgmma_kernel<C>;
+    Status st = prepare_smem(k, C::kSmemBytes);
+    if (!st.ok()) return st;
+    const int m_tiles = int((p.m + C::BM - 1) / C::BM);
+    const int n_tiles = int((p.n + C::BN - 1) / C::BN);
+
+    CUtensorMap ta, tb, td;
+    st = make_tensor_map_2d_sw128(&ta, A, dtype_of<TA>(), p.m, p.k, p.lda, C::BM, C::BK);
+    if (st.ok()) st = make_tensor_map_2d_sw128(&tb, B, dtype_of<TA>(), p.n, p.k, p.ldb, C::BN / cluster, C::BK);
+    if (st.ok()) st = make_tensor_map_2d_sw128(&td, D, dtype_of<TD>(), p.m, p.n, p.ldd, 64, C::kEpiCols);
+    if (!st.ok()) return st;
+
+    // Persistent grid: every resident cluster, at most one per work unit.
+    const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles;
+    const int clusters = std::min(units, max_active_clusters<C>(cluster));
+    const int raster_group = raster_group_override() > 0 ? raster_group_override()
+                                                         : std::max(1, 16 / cluster);  // 2048 rows of A per band
+
+    cudaLaunchConfig_t cfg{};
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = unsigned(cluster);
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.gridDim = dim3(unsigned(clusters * cluster));
+    cfg.blockDim = dim3(C::kNumThreads);
+    cfg.dynamicSmemBytes = C::kSmemBytes;
+    cfg.stream = s;
+    cfg.attrs = &attr;
+    cfg.numAttrs = cluster > 1 ? 1 : 0;
+    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group),
+                     "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
+    if (!st.ok()) return st;
+    return after_launch("k5_ws_tma_wgmma_kernel");
+  }
+
+  static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+    if (p.k <= kShortK) return launch_with<CfgShortK>(p, A, B, D, s, 1);
+    const bool two_m_tiles = p.m > Cfg::BM;
+    const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
+    return launch_with<Cfg>(p, A, B, D, s, cluster);
+  }
+
+  static Status occupancy(int* blocks, int* regs) {
+    return occupancy_of(kernel, Cfg::kNumThreads, Cfg::kSmemBytes, blocks, regs);
+  }
+
+  static Variant make(std::string name, std::string desc) {
+    Variant v;
+    v.name = std::move(name);
+    v.family = "k5_ws_tma_wgmma";
+    v.rung = 5;
+    v.description = std::move(desc);
+    v.min_sm = 90;
+    v.max_sm = 90;  // wgmma / setmaxnreg: sm_90a code only
+    v.a_type = v.b_type = dtype_of<typename Cfg::TA>();
+    v.d_type = dtype_of<typename Cfg::TD>();
+    v.acc_type = DType::f32;
+    // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
+    v.tile = {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes, Cfg::kWgmmaK, true};
+    v.req.m_multiple = v.req.n_multiple = v.req.k_multiple = 1;  // TMA bounds every edge
+    v.req.ptr_align_bytes = 16;                                    // TMA global addresses
+    // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 elements for A and B; the same 8
+    // elements for D covers fp16/bf16 (16 B) and fp32 (32 B) outputs with one number.
+    v.req.ld_multiple = 16 / int(sizeof(typename Cfg::TA));
+    // Per k_tile each consumer warpgroup issues BK/16 = 4 HGMMA.64x256x16; loads and MMAs
+    // live in different warpgroups.
+    // The symbol names this instantiation's mangled config (K5ConfigI6__halfS4_ = <half, half>).
+    const std::string in_t = std::is_same_v<typename Cfg::TA, __half> ? "6__half" : "13__nv_bfloat16";
+    const std::string out_t = std::is_same_v<typename Cfg::TD, float> ? "f" : "S4_";
+    const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
+                              std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
+                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "E";
+    v.sass = {"k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape, "UTMALDG", "HGMMA", true,
+              mma_per_k_tile(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::kConsumers, Cfg::kWgmmaM, Cfg::kWgmmaN, Cfg::kWgmmaK),
+              true};
+    v.launch = &launch;
+    v.occupancy = &occupancy;
+    return v;
+  }
+};
+
+}  // namespace pipegemm::detail

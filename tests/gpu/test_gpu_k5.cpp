@@ -1,0 +1,157 @@
+// k5 (TMA + wgmma + mbarrier, warp-specialized, persistent): every registered k5 variant
+// against the CPU reference on aligned odd shapes, the refusals that must happen before any
+// launch, and the automatic choice that routes around them. The refusal tests need no GPU.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pipegemm/bench.hpp"
+#include "pipegemm/device.hpp"
+
+using namespace pipegemm;
+
+namespace {
+
+bool have_sm90() { return device_info().present && device_info().sm == 90; }
+
+#define REQUIRE_SM90()                                                                                  \
+  do {                                                                                                  \
+    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;                 \
+    if (!have_sm90()) GTEST_SKIP() << "k5 is sm_90a code, the GPU is sm_" << device_info().sm;         \
+  } while (0)
+
+Problem problem(int64_t m, int64_t n, int64_t k, DType in, DType out) {
+  Problem p;
+  p.m = m; p.n = n; p.k = k;
+  p.a_type = p.b_type = in;
+  p.d_type = out;
+  p.acc_type = DType::f32;
+  return p.normalized();
+}
+
+std::vector<const Variant*> k5_variants_for(const Problem& p) {
+  std::vector<const Variant*> out;
+  for (const Variant& v : variants())
+    if (v.family == "k5_ws_tma_wgmma" && v.a_type == p.a_type && v.d_type == p.d_type) out.push_back(&v);
+  return out;
+}
+
+// Verifies every k5 variant computing p's types (plus the cuBLAS peer, so a wrong reference
+// shows up as both failing); each must run and pass the element-wise comparison.
+void verify_k5(const Problem& p) {
+  std::vector<const Variant*> vs = k5_variants_for(p);
+  ASSERT_FALSE(vs.empty()) << "no k5 variant for " << to_string(p.a_type) << "->" << to_string(p.d_type);
+  std::unique_ptr<VerifySession> s;
+  Status st = VerifySession::create(p, make_random_inputs(p, 4242 + uint64_t(p.m * 7 + p.n)), &s);
+  ASSERT_TRUE(st.ok()) << st.message;
+  for (const Variant* v : vs) {
+    VerifyOutcome o = s->verify(*v);
+    EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
+    EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << ": " << o.result.summary();
+  }
+}
+
+// K <= 512 runs the short-K kernel (3 stages, 4 epilogue buffers), K > 512 the main one
+// (4 stages), with 2-CTA clusters from K >= 2048 on the clustered variants.
+const std::array<std::array<int64_t, 3>, 8> kShapes = {{
+    {8, 8, 8},           // one partial tile in every dimension, a single partial k_tile
+    {127, 136, 40},      // odd M, N not a multiple of 256, K tail of 40
+    {512, 512, 512},     // whole tiles
+    {4095, 4104, 264},   // many persistent tiles per CTA, every edge partial
+    {81920, 256, 256},   // the seed shape: tall, one N tile
+    {383, 520, 1000},    // main kernel: partial tiles, K tail of 40 after 15 full k_tiles
+    {384, 264, 2056},    // clusters: 3 M tiles, the last cluster's second CTA has an empty tile
+    {1024, 1536, 4096},  // clusters, whole tiles, several tiles per CTA
+}};
+
+}  // namespace
+
+TEST(K5Verify, Fp16InFp16OutOnOddAndWholeTileShapes) {
+  REQUIRE_SM90();
+  for (auto s : kShapes) verify_k5(problem(s[0], s[1], s[2], DType::f16, DType::f16));
+}
+
+TEST(K5Verify, Bf16InBf16OutOnOddAndWholeTileShapes) {
+  REQUIRE_SM90();
+  for (auto s : kShapes) verify_k5(problem(s[0], s[1], s[2], DType::bf16, DType::bf16));
+}
+
+TEST(K5Verify, Fp32OutputFromFp16AndBf16) {
+  REQUIRE_SM90();
+  for (auto s : {std::array<int64_t, 3>{127, 136, 40}, {1000, 520, 1032}}) {
+    verify_k5(problem(s[0], s[1], s[2], DType::f16, DType::f32));
+    verify_k5(problem(s[0], s[1], s[2], DType::bf16, DType::f32));
+  }
+}
+
+TEST(K5Verify, PaddedLeadingDimensions) {
+  REQUIRE_SM90();
+  Problem p = problem(300, 200, 136, DType::f16, DType::f16);
+  p.lda = 144; p.ldb = 160; p.ldd = 264;  // multiples of 8 elements, larger than a row
+  verify_k5(p);
+}
+
+// Refusals happen in check_variant(), so they are checked with or without a GPU (sm = 90).
+TEST(K5Refusal, MisalignedPointerOrLeadingDimensionIsRefusedWithTheRule) {
+  const Variant* v = find_variant("k5_ws_tma_wgmma_f16");
+  ASSERT_NE(v, nullptr);
+  Problem p = problem(128, 128, 64, DType::f16, DType::f16);
+  alignas(16) static char buf[64];
+  Status s = check_variant(*v, p, 90, buf + 2, buf, buf);
+  EXPECT_EQ(s.code, StatusCode::not_supported);
+  EXPECT_NE(s.message.find("pointer A is not 16-byte aligned"), std::string::npos) << s.message;
+  Problem q = problem(128, 128, 60, DType::f16, DType::f16);  // lda = 60: rows 120 bytes apart
+  s = check_variant(*v, q, 90, buf, buf, buf);
+  EXPECT_EQ(s.code, StatusCode::not_supported);
+  EXPECT_NE(s.message.find("lda=60"), std::string::npos) << s.message;
+  Problem r = problem(128, 100, 64, DType::f16, DType::f16);  // ldd = 100 halves = 200 bytes
+  s = check_variant(*v, r, 90, buf, buf, buf);
+  EXPECT_NE(s.message.find("ldd=100"), std::string::npos) << s.message;
+}
+
+TEST(K5Refusal, GpusOtherThanSm90AreRefused) {
+  for (const Variant& v : variants()) {
+    if (v.family != "k5_ws_tma_wgmma") continue;
+    Problem p = problem(256, 256, 64, v.a_type, v.d_type);
+    EXPECT_TRUE(check_variant(v, p, 90).ok()) << v.name;
+    EXPECT_EQ(check_variant(v, p, 80).code, StatusCode::not_supported) << v.name;
+    EXPECT_EQ(check_variant(v, p, 100).code, StatusCode::not_supported) << v.name;
+  }
+}
+
+TEST(K5Refusal, AutomaticChoicePicksK5OnSm90AndRoutesAroundItsRefusals) {
+  Problem p = problem(4096, 4096, 4096, DType::bf16, DType::bf16);
+  const Variant* v = choose_variant(p, 90, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->family, "k5_ws_tma_wgmma");
+  Problem q = problem(4096, 4096, 4090, DType::bf16, DType::bf16);  // lda = 4090: not 16-byte rows
+  v = choose_variant(q, 90, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_NE(v->family, "k5_ws_tma_wgmma");
+  v = choose_variant(p, 80, nullptr, nullptr, nullptr);  // an A100 never gets sm_90a code
+  ASSERT_NE(v, nullptr);
+  EXPECT_NE(v->family, "k5_ws_tma_wgmma");
+}
+
+TEST(K5Refusal, RefusedLaunchWritesNothing) {
+  REQUIRE_SM90();
+  Problem p = problem(256, 256, 64, DType::f16, DType::f16);
+  void *A, *B, *D;
+  ASSERT_EQ(cudaMalloc(&A, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&B, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
+  cudaMemset(D, 0x5a, 1 << 20);
+  Options o;
+  o.variant = "k5_ws_tma_wgmma_f16";
+  Status s = gemm(p, A, B, static_cast<char*>(D) + 8, o);  // misaligned D
+  EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
+  cudaDeviceSynchronize();
+  std::vector<unsigned char> h(1 << 20);
+  cudaMemcpy(h.data(), D, h.size(), cudaMemcpyDeviceToHost);
+  for (unsigned char c : h) ASSERT_EQ(c, 0x5a);
+  cudaFree(A); cudaFree(B); cudaFree(D);
+}

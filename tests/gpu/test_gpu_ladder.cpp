@@ -1,0 +1,146 @@
+// The ladder on a GPU (issue 5): every rung x data type against the CPU reference on the odd
+// shapes and 512^3; where a rung refuses a shape for its vector width, the refusal is the
+// outcome checked, and the automatic choice must still compute that shape correctly.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pipegemm/bench.hpp"
+#include "pipegemm/device.hpp"
+
+using namespace pipegemm;
+
+#define REQUIRE_GPU()                                                                   \
+  do {                                                                                  \
+    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
+  } while (0)
+
+namespace {
+
+struct Types { DType in, acc, out; };
+
+Problem make_problem(Types t, int64_t m, int64_t n, int64_t k) {
+  Problem p;
+  p.m = m; p.n = n; p.k = k;
+  p.a_type = p.b_type = t.in;
+  p.acc_type = t.acc;
+  p.d_type = t.out;
+  return p.normalized();
+}
+
+bool is_ladder(const Variant& v) {
+  return v.rung >= 0 && v.rung <= 4 && v.name.find("seed") == std::string::npos;
+}
+
+// Every ladder variant computing these types, then the automatic choice, on one problem.
+void verify_ladder(const Problem& p) {
+  SCOPED_TRACE(p.shape_string() + " " + to_string(p.a_type) + " acc " + to_string(p.acc_type) + " out " +
+               to_string(p.d_type));
+  std::unique_ptr<VerifySession> s;
+  Status st = VerifySession::create(p, make_random_inputs(p, 20261129 + uint64_t(p.m * 31 + p.k)), &s);
+  ASSERT_TRUE(st.ok()) << st.message;
+  int ran = 0;
+  for (const Variant& v : variants()) {
+    if (!is_ladder(v) || v.a_type != p.a_type || v.acc_type != p.acc_type || v.d_type != p.d_type) continue;
+    Status accepts = check_variant(v, p, device_info().sm);
+    VerifyOutcome o = s->verify(v);
+    if (!accepts.ok()) {
+      // Refused for its vector width: the same refusal, before any launch.
+      EXPECT_EQ(o.status.code, StatusCode::not_supported) << v.name << ": " << o.status.message;
+      EXPECT_EQ(o.status.message, accepts.message);
+      EXPECT_TRUE(accepts.message.find("multiple of") != std::string::npos ||
+                  accepts.message.find("aligned") != std::string::npos)
+          << accepts.message;
+      EXPECT_NE(v.rung, 0) << "k0 takes every shape: " << accepts.message;
+      continue;
+    }
+    ++ran;
+    EXPECT_TRUE(o.status.ok()) << v.name << ": " << o.status.message;
+  }
+  // k0 takes every shape, so a type combination with a k0 entry always runs something.
+  bool has_k0 = false;
+  for (const Variant& v : variants())
+    has_k0 |= v.rung == 0 && v.a_type == p.a_type && v.acc_type == p.acc_type && v.d_type == p.d_type;
+  if (has_k0) EXPECT_GT(ran, 0) << "no ladder variant ran";
+  std::string why;
+  const Variant* a = choose_variant(p, device_info().sm, nullptr, nullptr, nullptr, &why);
+  ASSERT_NE(a, nullptr) << why;
+  VerifyOutcome o = s->verify(*a);
+  EXPECT_TRUE(o.status.ok()) << "auto -> " << a->name << ": " << o.status.message;
+}
+
+const Types kF16{DType::f16, DType::f32, DType::f16};
+const Types kF16Acc16{DType::f16, DType::f16, DType::f16};
+const Types kBF16{DType::bf16, DType::f32, DType::bf16};
+const Types kI8{DType::i8, DType::i32, DType::i32};
+const Types kI8F32{DType::i8, DType::i32, DType::f32};
+const Types kF32{DType::f32, DType::f32, DType::f32};
+
+// 1x1x1, 7x9x13, 127x129x33: off every tile and every vector; 1000^3: M/N edges and a K tail
+// (1000 = 31*32 + 8); 333x528x272: edges in M and N, a K tail of a quarter k_tile, rows in
+// whole 16-byte vectors for every type (so the int8 vector rungs run too); 333x517x272: the
+// same with D rows off 16 bytes (ldd = 517: refused by the vector rungs); 512^3: whole tiles.
+const std::array<int64_t, 3> kShapes[] = {{1, 1, 1},       {7, 9, 13},      {127, 129, 33}, {1000, 1000, 1000},
+                                          {333, 528, 272}, {333, 517, 272}, {512, 512, 512}};
+
+void verify_shapes(Types t) {
+  for (auto& s : kShapes) verify_ladder(make_problem(t, s[0], s[1], s[2]));
+}
+
+}  // namespace
+
+TEST(GpuLadder, Fp16WithFp32AccumulationEveryRungEveryShape) { REQUIRE_GPU(); verify_shapes(kF16); }
+TEST(GpuLadder, Fp16WithFp16AccumulationEveryShape) { REQUIRE_GPU(); verify_shapes(kF16Acc16); }
+TEST(GpuLadder, Bf16EveryRungEveryShape) { REQUIRE_GPU(); verify_shapes(kBF16); }
+TEST(GpuLadder, Int8Int32OutEveryRungEveryShape) { REQUIRE_GPU(); verify_shapes(kI8); }
+TEST(GpuLadder, Int8Fp32OutEveryShape) { REQUIRE_GPU(); verify_shapes(kI8F32); }
+TEST(GpuLadder, Fp32FfmaEveryRungEveryShape) { REQUIRE_GPU(); verify_shapes(kF32); }
+
+// Leading dimensions larger than a row, in whole vectors: every rung reads and writes only
+// inside (M,N,K); the padding between rows is never touched (it is not compared, but a
+// write there would show as a wrong neighbour row on the next line).
+TEST(GpuLadder, PaddedLeadingDimensionsEveryRung) {
+  REQUIRE_GPU();
+  for (Types t : {kF16, kI8, kF32}) {
+    Problem p = make_problem(t, 300, 200, 160);
+    p.lda = 176; p.ldb = 192; p.ldd = 240;
+    verify_ladder(p);
+  }
+}
+
+// A k_tile count below the ring depth (K = one k_tile) and a single row/column.
+TEST(GpuLadder, FewerKTilesThanStagesAndDegenerateRows) {
+  REQUIRE_GPU();
+  for (auto s : {std::array<int64_t, 3>{256, 256, 32}, {1, 4096, 64}, {4096, 1, 64}, {64, 64, 8}})
+    verify_ladder(make_problem(kF16, s[0], s[1], s[2]));
+}
+
+TEST(GpuLadder, RefusedLaunchWritesNothing) {
+  REQUIRE_GPU();
+  Problem p = make_problem(kF16, 128, 128, 64);
+  void *A, *B, *D;
+  ASSERT_EQ(cudaMalloc(&A, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&B, 1 << 20), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
+  cudaMemset(D, 0x5a, 1 << 20);
+  for (const char* name : {"k1_f16", "k2_f16", "k3_f16", "k4_f16_128x256x32_s4"}) {
+    Options o;
+    o.variant = name;
+    Status s = gemm(p, static_cast<char*>(A) + 8, B, D, o);  // 8-byte aligned: breaks 16-byte vectors
+    EXPECT_EQ(s.code, StatusCode::not_supported) << name << ": " << s.message;
+    Problem q = p;
+    q.k = 60;  // not whole 8-half vectors
+    q.lda = q.ldb = 64;
+    s = gemm(q, A, B, D, o);
+    EXPECT_EQ(s.code, StatusCode::not_supported) << name << ": " << s.message;
+  }
+  cudaDeviceSynchronize();
+  std::vector<unsigned char> h(1 << 20);
+  cudaMemcpy(h.data(), D, h.size(), cudaMemcpyDeviceToHost);
+  for (unsigned char c : h) ASSERT_EQ(c, 0x5a);
+  cudaFree(A); cudaFree(B); cudaFree(D);
+}

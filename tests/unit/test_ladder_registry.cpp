@@ -1,0 +1,150 @@
+// The ladder in the registry (issue 5), checked without a GPU: every rung x data type is there
+// and fully described, the requirements say what each load path can take, and the automatic
+// choice lands on the rung that should serve a problem.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+
+#include "pipegemm/registry.hpp"
+
+using namespace pipegemm;
+
+namespace {
+
+const char* const kFamilies[] = {"k0_simple", "k1_smem_single", "k2_dbuf_ldg", "k3_dbuf_cp_async", "k4_multistage"};
+
+Problem problem(DType in, int64_t m, int64_t n, int64_t k) {
+  Problem p;
+  p.m = m; p.n = n; p.k = k;
+  p.a_type = p.b_type = in;
+  p.acc_type = in == DType::i8 ? DType::i32 : DType::f32;
+  p.d_type = in == DType::i8 ? DType::i32 : in;
+  return p;
+}
+
+const Variant* first_of_rung(int rung, DType in) {
+  Problem p = problem(in, 1, 1, 1);
+  for (const Variant& v : variants())
+    if (v.rung == rung && v.a_type == in && v.acc_type == p.acc_type && v.d_type == p.d_type) return &v;
+  return nullptr;
+}
+
+bool contains(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+}  // namespace
+
+TEST(LadderRegistry, EveryRungIsRegisteredForEveryDataType) {
+  for (DType t : {DType::f16, DType::bf16, DType::i8, DType::f32})
+    for (int rung = 0; rung <= 4; ++rung) {
+      const Variant* v = first_of_rung(rung, t);
+      ASSERT_NE(v, nullptr) << "rung " << rung << " " << to_string(t);
+      EXPECT_EQ(v->family, kFamilies[rung]) << v->name;
+      EXPECT_EQ(v->name.rfind("k" + std::to_string(rung) + "_", 0), 0u) << v->name;
+    }
+  // The options of issue 5: fp16 accumulation for fp16, fp32 output for int8.
+  EXPECT_NE(find_variant("k4_f16acc_128x256x32_s4"), nullptr);
+  const Variant* i8f32 = find_variant("k4_i8_f32out_128x256x64_s4");
+  ASSERT_NE(i8f32, nullptr);
+  EXPECT_EQ(i8f32->acc_type, DType::i32);
+  EXPECT_EQ(i8f32->d_type, DType::f32);
+  // ... and a k0 for it: no cuBLAS peer computes int8 -> fp32, so k0 serves the odd shapes.
+  ASSERT_NE(find_variant("k0_i8_f32out"), nullptr);
+  EXPECT_EQ(find_variant("k0_i8_f32out")->d_type, DType::f32);
+}
+
+TEST(LadderRegistry, EveryVariantIsFullyDescribed) {
+  for (const Variant& v : variants()) {
+    if (v.rung < 0 || v.rung > 4 || contains(v.name, "seed")) continue;
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.family, kFamilies[v.rung]);
+    EXPECT_GT(v.tile.bm, 0); EXPECT_GT(v.tile.bn, 0); EXPECT_GT(v.tile.bk, 0);
+    EXPECT_GT(v.tile.threads, 0);
+    EXPECT_GT(v.tile.mma_k, 0);
+    EXPECT_EQ(v.tile.stages, v.rung == 0 ? 0 : v.rung == 1 ? 1 : v.rung <= 3 ? 2 : v.tile.stages);
+    if (v.rung == 4) { EXPECT_GE(v.tile.stages, 2); EXPECT_LE(v.tile.stages, 8); }
+    EXPECT_EQ(v.tile.smem_bytes == 0, v.rung == 0);
+    // sm_80 is the floor: every config must fit its 163 KB opt-in, not only Hopper's 227 KB.
+    EXPECT_LE(v.tile.smem_bytes, 163 * 1024);
+    // The tag type puts the name in the mangled symbol: "<name>E" is unique per variant.
+    EXPECT_EQ(v.sass.symbol, v.name + "E");
+    EXPECT_EQ(v.sass.mma_op, v.a_type == DType::f32 ? "FFMA" : v.a_type == DType::i8 ? "IMMA" : "HMMA");
+    EXPECT_EQ(v.sass.load_ops, v.rung == 0 || v.rung == 2 ? "LDG" : "LDGSTS");
+    EXPECT_EQ(v.sass.expect_overlap, v.rung >= 2);
+    EXPECT_GT(v.sass.mma_per_k_tile, 0);
+    EXPECT_NE(v.occupancy, nullptr);
+    EXPECT_NE(v.launch, nullptr);
+    // Predicated kernels: any M and N.
+    EXPECT_EQ(v.req.m_multiple, 1);
+    EXPECT_EQ(v.req.n_multiple, 1);
+  }
+}
+
+TEST(LadderRegistry, MmaCountPerKTileFollowsTheTile) {
+  // 128x256x32 over 8 warps of m16n8k16: 64 HMMA per warp per k_tile (same as the seed's
+  // 128x128x32 over 4 warps); int8 m16n8k32 with BK=64: also 64; FFMA counts per thread.
+  EXPECT_EQ(find_variant("k4_f16_128x256x32_s4")->sass.mma_per_k_tile, 64);
+  EXPECT_EQ(find_variant("k1_f16")->sass.mma_per_k_tile, 64);
+  EXPECT_EQ(find_variant("k4_i8_128x256x64_s4")->sass.mma_per_k_tile, 64);
+  EXPECT_EQ(find_variant("k3_f32")->sass.mma_per_k_tile, 128 * 128 * 16 / 256);
+}
+
+TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
+  // 4095x4097x255 fp16: lda = 255 halves = 510 bytes breaks the 16-byte vector of k1..k4.
+  Problem p = problem(DType::f16, 4095, 4097, 255);
+  for (int rung = 1; rung <= 4; ++rung) {
+    Status s = check_variant(*first_of_rung(rung, DType::f16), p, 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
+    EXPECT_TRUE(contains(s.message, "K=255 is not a multiple of 8")) << s.message;
+  }
+  // Padded leading dimension, K in whole vectors: accepted.
+  Problem q = problem(DType::f16, 127, 129, 40);
+  q.lda = 48; q.ldb = 56; q.ldd = 136;
+  EXPECT_TRUE(check_variant(*first_of_rung(4, DType::f16), q, 90).ok());
+  q.ldd = 130;  // D rows no longer 16-byte aligned
+  Status s = check_variant(*first_of_rung(4, DType::f16), q, 90);
+  EXPECT_TRUE(contains(s.message, "ldd=130")) << s.message;
+  // int8: 16 elements per vector.
+  s = check_variant(*first_of_rung(3, DType::i8), problem(DType::i8, 64, 64, 1000), 90);
+  EXPECT_TRUE(contains(s.message, "K=1000 is not a multiple of 16")) << s.message;
+  alignas(16) static char buf[64];
+  s = check_variant(*first_of_rung(2, DType::bf16), problem(DType::bf16, 64, 64, 64), 90, buf, buf + 8, buf);
+  EXPECT_TRUE(contains(s.message, "pointer B is not 16-byte aligned")) << s.message;
+}
+
+TEST(LadderRequirements, SimpleRungTakesAnyShapeAndStrideWithNaturalAlignment) {
+  for (DType t : {DType::f16, DType::bf16, DType::i8, DType::f32}) {
+    const Variant& k0 = *first_of_rung(0, t);
+    for (auto s : {std::array<int64_t, 3>{1, 1, 1}, {7, 9, 13}, {127, 129, 33}, {4095, 4097, 255}})
+      EXPECT_TRUE(check_variant(k0, problem(t, s[0], s[1], s[2]), 90).ok()) << k0.name;
+  }
+  alignas(16) static char buf[64];
+  const Variant& k0 = *first_of_rung(0, DType::f16);
+  EXPECT_TRUE(check_variant(k0, problem(DType::f16, 7, 9, 13), 90, buf + 2, buf, buf).ok());
+  Status s = check_variant(k0, problem(DType::f16, 7, 9, 13), 90, buf + 1, buf, buf);
+  EXPECT_TRUE(contains(s.message, "pointer A is not 2-byte aligned")) << s.message;
+  EXPECT_EQ(check_variant(k0, problem(DType::f16, 0, 9, 13), 90).code, StatusCode::invalid_argument);
+  EXPECT_TRUE(contains(check_variant(k0, problem(DType::f16, 8, 8, 8), 75).message, "needs sm_80"));
+}
+
+// On sm_80 (no Hopper rung) the ladder's top is k4.
+TEST(LadderChoice, AutomaticChoiceTakesTheHighestRungThatAcceptsTheProblem) {
+  const Variant* v = choose_variant(problem(DType::f16, 4096, 4096, 4096), 80, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->family, "k4_multistage") << v->name;
+  EXPECT_FALSE(contains(v->name, "seed")) << v->name;  // general k4 first: it takes any M, N
+  // Odd K: only the element path (k0) of ours accepts it; it wins over cuBLAS.
+  v = choose_variant(problem(DType::f16, 4095, 4097, 255), 80, nullptr, nullptr, nullptr);
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->family, "k0_simple") << v->name;
+  // A pointer off by one byte: no kernel of ours takes it, cuBLAS does.
+  alignas(16) static char buf[64];
+  v = choose_variant(problem(DType::f16, 64, 64, 64), 80, buf + 1, buf, buf);
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(v->is_peer()) << v->name;
+  for (DType t : {DType::bf16, DType::i8, DType::f32}) {
+    v = choose_variant(problem(t, 1024, 1024, 1024), 80, nullptr, nullptr, nullptr);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->family, "k4_multistage") << to_string(t) << " -> " << v->name;
+  }
+}
