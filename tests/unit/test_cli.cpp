@@ -1,36 +1,17 @@
 // The CLI as a user meets it: wrong arguments get a message and exit code 2, never a crash.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_runner.hpp"
 #include "pipegemm/device.hpp"
 
+using pipegemm::test::CliRun;
+using pipegemm::test::has;
+
 namespace {
-
-struct CliRun {
-  int code = -1;
-  std::string out;  // stdout + stderr
-};
-
-CliRun run(const std::string& args) {
-  CliRun r;
-  std::string cmd = std::string(PIPEGEMM_CLI_PATH) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(f);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
-
-bool has(const CliRun& r, const std::string& s) { return r.out.find(s) != std::string::npos; }
-
+CliRun run(const std::string& args) { return pipegemm::test::run_cli(args); }
 }  // namespace
 
 TEST(Cli, ListShowsTheRegistry) {

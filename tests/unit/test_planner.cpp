@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "cli_runner.hpp"
 #include "pipegemm/planner.hpp"
 
 using namespace pipegemm;
@@ -33,22 +34,8 @@ KernelDesc tile(int bm, int bn, int bk, int stages, DType in = DType::f16, int t
   return k;
 }
 
-struct CliRun {
-  int code = -1;
-  std::string out;
-};
-CliRun cli(const std::string& args) {
-  CliRun r;
-  std::string cmd = std::string(PIPEGEMM_CLI_PATH) + " " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(f);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
+using pipegemm::test::CliRun;
+CliRun cli(const std::string& args) { return pipegemm::test::run_cli(args); }
 
 }  // namespace
 

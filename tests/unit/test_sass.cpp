@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_runner.hpp"
 #include "pipegemm/registry.hpp"
 #include "pipegemm/sass.hpp"
 
@@ -393,25 +394,9 @@ TEST(SassRule, EveryRegisteredExpectationNamesKnownInstructions) {
 
 namespace {
 
-struct CliOut {
-  int code = -1;
-  std::string out;
-};
-
-CliOut cli(const std::string& args, const std::string& env = "") {
-  CliOut r;
-  std::string cmd = env + " " + std::string(PIPEGEMM_CLI_PATH) + " sass " + args + " 2>&1";
-  FILE* f = popen(cmd.c_str(), "r");
-  if (!f) return r;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), f)) > 0) r.out.append(buf.data(), n);
-  int st = pclose(f);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
-
-bool has(const CliOut& r, const std::string& s) { return r.out.find(s) != std::string::npos; }
+using CliOut = pipegemm::test::CliRun;
+using pipegemm::test::has;
+CliOut cli(const std::string& args, const std::string& env = "") { return pipegemm::test::run_cli("sass " + args, env); }
 
 std::string fixture(const char* arch) { return std::string(PIPEGEMM_SASS_FIXTURES) + "/sass_fixtures." + arch + ".cubin"; }
 
