@@ -15,7 +15,7 @@ int seed_experiment(bool json) {
     std::cout << "pipegemm: no usable GPU ("
               << (dev.present ? dev.name + " is sm_" + std::to_string(dev.sm) + ", needs sm_80+" : dev.why_absent)
               << ").\nThe seed experiment (verify + bench on 81920x256x256) needs one; "
-                 "running what needs none: the registry.\n\n";
+                 "running what needs none: the registry, the seed kernel's plan and the SASS proof.\n\n";
     CLI::App app;
     int rc = kOk;
     add_list(app, &rc);
