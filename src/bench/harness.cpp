@@ -6,17 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/cuda_status.hpp"
 #include "pipegemm/bench.hpp"
 #include "pipegemm/device.hpp"
 
 namespace pipegemm {
 namespace {
-
-Status cuda_ok(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return Status::success();
-  cudaGetLastError();
-  return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 struct BufferSet {
   void *A = nullptr, *B = nullptr, *D = nullptr;
@@ -79,9 +74,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
 
   HostInputs h = make_random_inputs(p, 0x5eed);
   const size_t a_bytes = h.A.size(), b_bytes = h.B.size();
-  const size_t d_bytes = size_t(span_elements(p.d_layout == Layout::RowMajor ? p.m : p.n,
-                                              p.d_layout == Layout::RowMajor ? p.n : p.m, p.ldd,
-                                              Layout::RowMajor)) * size_t(dtype_bytes(p.d_type));
+  const size_t d_bytes = size_t(span_elements(p.m, p.n, p.ldd, p.d_layout)) * size_t(dtype_bytes(p.d_type));
   const double set_bytes = double(a_bytes + b_bytes + d_bytes);
   int sets = std::max(2, int(std::ceil(opt.l2_factor * dev.l2_bytes / set_bytes)));
   sets = std::min(sets, 512);
@@ -93,11 +86,11 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     for (auto& b : bufs) { cudaFree(b.A); cudaFree(b.B); cudaFree(b.D); }
   };
   for (auto& b : bufs) {
-    if (!(s = cuda_ok(cudaMalloc(&b.A, a_bytes), "cudaMalloc A")).ok() ||
-        !(s = cuda_ok(cudaMalloc(&b.B, b_bytes), "cudaMalloc B")).ok() ||
-        !(s = cuda_ok(cudaMalloc(&b.D, d_bytes), "cudaMalloc D")).ok() ||
-        !(s = cuda_ok(cudaMemcpy(b.A, h.A.data(), a_bytes, cudaMemcpyHostToDevice), "copy A")).ok() ||
-        !(s = cuda_ok(cudaMemcpy(b.B, h.B.data(), b_bytes, cudaMemcpyHostToDevice), "copy B")).ok()) {
+    if (!(s = detail::cuda_status(cudaMalloc(&b.A, a_bytes), "cudaMalloc A")).ok() ||
+        !(s = detail::cuda_status(cudaMalloc(&b.B, b_bytes), "cudaMalloc B")).ok() ||
+        !(s = detail::cuda_status(cudaMalloc(&b.D, d_bytes), "cudaMalloc D")).ok() ||
+        !(s = detail::cuda_status(cudaMemcpy(b.A, h.A.data(), a_bytes, cudaMemcpyHostToDevice), "copy A")).ok() ||
+        !(s = detail::cuda_status(cudaMemcpy(b.B, h.B.data(), b_bytes, cudaMemcpyHostToDevice), "copy B")).ok()) {
       free_all();
       return s;
     }
@@ -134,7 +127,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         cudaEventRecord(ev[size_t(2 * r + 1)]);
       }
       if (!res[i].status.ok()) continue;
-      res[i].status = cuda_ok(cudaDeviceSynchronize(), v.name.c_str());
+      res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
       for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
         float ms = 0;
         cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);

@@ -6,15 +6,10 @@
 
 #include <string>
 
+#include "core/cuda_status.hpp"
 #include "pipegemm/registry.hpp"
 
 namespace pipegemm::detail {
-
-inline Status cuda_status(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return Status::success();
-  cudaGetLastError();  // clear a sticky-free error so the next call starts clean
-  return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 // Shared memory above 48 KB per CTA needs an explicit opt-in per kernel.
 template <class KernelPtr>

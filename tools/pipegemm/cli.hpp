@@ -31,6 +31,9 @@ struct Selection {
 };
 void add_selection_options(CLI::App* app, Selection* s);
 
+// The input, accumulation and output types asked for by --dtype / --acc / --out-dtype, with the
+// defaults for what is left out (f16 in; i32 acc and out for i8, else f32 acc and out = in).
+bool requested_types(const ProblemOpts& o, DType* in, DType* acc, DType* out, std::string* err);
 // Variants chosen by --kernel / --family / --dtype, in registry order. Error text on failure.
 bool select_variants(const Selection& s, const ProblemOpts& o, std::vector<const Variant*>* out,
                      std::string* err);

@@ -38,6 +38,14 @@ static bool dtype_opt(const std::string& s, DType* t, const char* what, std::str
   return true;
 }
 
+bool requested_types(const ProblemOpts& o, DType* in, DType* acc, DType* out, std::string* err) {
+  *in = DType::f16;
+  if (!dtype_opt(o.dtype, in, "--dtype", err)) return false;
+  *acc = *in == DType::i8 ? DType::i32 : DType::f32;
+  *out = *in == DType::i8 ? DType::i32 : *in;
+  return dtype_opt(o.acc, acc, "--acc", err) && dtype_opt(o.out_dtype, out, "--out-dtype", err);
+}
+
 bool select_variants(const Selection& s, const ProblemOpts& o, std::vector<const Variant*>* out,
                      std::string* err) {
   DType in = DType::f16, acc = DType::f32, od = DType::f16;
@@ -66,9 +74,7 @@ bool select_variants(const Selection& s, const ProblemOpts& o, std::vector<const
     if (s.peers) {  // add each chosen kernel's cuBLAS peer once
       std::vector<const Variant*> extra;
       for (const Variant* v : *out) {
-        const Variant* p = nullptr;
-        for (const Variant& c : variants())
-          if (c.is_peer() && c.a_type == v->a_type && c.acc_type == v->acc_type && c.d_type == v->d_type) { p = &c; break; }
+        const Variant* p = peer_for(*v);
         if (p && std::find(out->begin(), out->end(), p) == out->end() &&
             std::find(extra.begin(), extra.end(), p) == extra.end())
           extra.push_back(p);

@@ -90,17 +90,12 @@ int run_bench(BenchOpts& o) {
 int run_ladder(BenchOpts& o) {
   if (!o.sel.kernels.empty() || !o.sel.family.empty())
     return fail_usage("--ladder picks one variant per rung itself; drop --kernel / --family");
-  DType in = DType::f16;
-  if (!o.prob.dtype.empty() && !parse_dtype(o.prob.dtype, &in)) return fail_usage("unknown --dtype '" + o.prob.dtype + "'");
-  DType acc = in == DType::i8 ? DType::i32 : DType::f32;
-  DType out = in == DType::i8 ? DType::i32 : in;
-  if (!o.prob.acc.empty() && !parse_dtype(o.prob.acc, &acc)) return fail_usage("unknown --acc '" + o.prob.acc + "'");
-  if (!o.prob.out_dtype.empty() && !parse_dtype(o.prob.out_dtype, &out))
-    return fail_usage("unknown --out-dtype '" + o.prob.out_dtype + "'");
+  DType in, acc, out;
+  std::string err;
+  if (!requested_types(o.prob, &in, &acc, &out, &err)) return fail_usage(err);
   if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
   auto same_types = [&](const Variant& v) { return v.a_type == in && v.acc_type == acc && v.d_type == out; };
   std::vector<const Variant*> vs;
-  const Variant* peer = nullptr;
   int max_rung = -1;
   for (const Variant& v : variants()) max_rung = std::max(max_rung, v.rung);
   for (int rung = 0; rung <= max_rung; ++rung)
@@ -109,13 +104,10 @@ int run_ladder(BenchOpts& o) {
         vs.push_back(&v);
         break;
       }
-  for (const Variant& v : variants())
-    if (v.is_peer() && same_types(v)) { peer = &v; break; }
   if (vs.empty())
     return fail_usage(std::string("no ladder variant computes ") + to_string(in) + " in, " + to_string(acc) +
                       " acc, " + to_string(out) + " out");
-  if (peer) vs.push_back(peer);
-  std::string err;
+  if (const Variant* peer = peer_for(*vs[0])) vs.push_back(peer);
   Problem p;
   if (!problem_for(o.prob, *vs[0], &p, &err)) return fail_usage(err);
   const DeviceInfo& dev = device_info();

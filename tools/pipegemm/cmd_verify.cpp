@@ -50,20 +50,18 @@ int run_verify(VerifyOpts& o) {
     }
     o.prob.dtype = to_string(t);
   }
-  const bool want_auto = !o.sel.kernels.empty() && o.sel.kernels[0] == "auto";
-  if (!o.prob.d_npy.empty() && o.sel.kernels.empty()) o.sel.kernels = {"auto"};
-  std::vector<const Variant*> vs;
-  if (o.sel.kernels.size() == 1 && o.sel.kernels[0] == "auto") {
-    // Resolved below, once the device is known.
-  } else if (!select_variants(o.sel, o.prob, &vs, &err)) {
-    return fail_usage(err);
-  }
   if (!o.prob.d_npy.empty()) {
+    if (o.sel.kernels.empty()) o.sel.kernels = {"auto"};
     if (o.sel.kernels.size() != 1 || o.sel.kernels[0] == "all")
       return fail_usage("--out needs exactly one --kernel (or 'auto')");
     o.sel.peers = false;  // D comes from that one variant
-    if (!vs.empty()) vs = {find_variant(o.sel.kernels[0])};
   }
+  // "auto" is resolved below, once the device is known.
+  const bool want_auto = o.sel.kernels.size() == 1 && o.sel.kernels[0] == "auto";
+  std::vector<const Variant*> vs;
+  if (!want_auto && !select_variants(o.sel, o.prob, &vs, &err)) return fail_usage(err);
+  DType in, acc, out;
+  if (!requested_types(o.prob, &in, &acc, &out, &err)) return fail_usage(err);
   // Validate the shape before looking for a GPU, so bad input is refused everywhere alike.
   {
     Problem probe;
@@ -73,13 +71,11 @@ int run_verify(VerifyOpts& o) {
   const DeviceInfo& dev = device_info();
   if (!dev.present) return no_gpu("verify");
   if (dev.sm < 80) return fail_usage("device " + dev.name + " is sm_" + std::to_string(dev.sm) + "; pipegemm needs sm_80+");
-  if (want_auto || (o.sel.kernels.size() == 1 && o.sel.kernels[0] == "auto")) {
+  if (want_auto) {
     Variant probe_types;
-    DType t;
-    probe_types.a_type = probe_types.b_type = !o.prob.dtype.empty() && parse_dtype(o.prob.dtype, &t) ? t : DType::f16;
-    probe_types.acc_type = !o.prob.acc.empty() && parse_dtype(o.prob.acc, &t) ? t : (probe_types.a_type == DType::i8 ? DType::i32 : DType::f32);
-    probe_types.d_type = !o.prob.out_dtype.empty() && parse_dtype(o.prob.out_dtype, &t) ? t
-                         : probe_types.a_type == DType::i8 ? DType::i32 : probe_types.a_type;
+    probe_types.a_type = probe_types.b_type = in;
+    probe_types.acc_type = acc;
+    probe_types.d_type = out;
     Problem p;
     if (!problem_for(o.prob, probe_types, &p, &err)) return fail_usage(err);
     std::string why;
