@@ -103,9 +103,6 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     res[i].variant = vs[i]->name;
     res[i].status = check_variant(*vs[i], with_acc(p, *vs[i]), dev.sm, bufs[0].A, bufs[0].B, bufs[0].D);
   }
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
   const int per_round = std::max(1, opt.reps / std::max(1, opt.rounds));
   std::vector<cudaEvent_t> ev(size_t(2 * per_round));
   for (auto& e : ev) cudaEventCreate(&e);
@@ -136,8 +133,6 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     }
   }
   for (auto& e : ev) cudaEventDestroy(e);
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
   free_all();
 
   for (size_t i = 0; i < vs.size(); ++i) {
