@@ -51,6 +51,11 @@ struct BenchOptions {
   int warmup = 10;
   int reps = 100;          // timed launches per variant (median reported)
   int rounds = 4;          // variants interleaved round-robin to share clock drift
+  // Device idle time before each variant's block of launches (every round): each variant then
+  // starts from the same power state. The H200 holds 700 W with its SW power cap under
+  // back-to-back 8192^3 GEMMs and lowers the SM clock (1980 -> ~1500-1650 MHz), so a variant
+  // timed right after a heavy one pays for it; 0 = back to back (sustained), the default.
+  int idle_ms = 0;
   double l2_factor = 2.0;  // rotate input/output sets over at least this many L2 sizes
   bool measure_copy = true;
 };

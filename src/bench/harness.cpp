@@ -4,7 +4,9 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "core/cuda_status.hpp"
 #include "pipegemm/bench.hpp"
@@ -112,6 +114,10 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       if (!res[i].status.ok()) continue;
       const Variant& v = *vs[i];
       const Problem pv = with_acc(p, v);
+      if (opt.idle_ms > 0) {
+        res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
+        std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
+      }
       const int warm = round == 0 ? opt.warmup : 2;
       for (int w = 0; w < warm && res[i].status.ok(); ++w) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];

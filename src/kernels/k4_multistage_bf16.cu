@@ -1,4 +1,4 @@
-// k4 multistage, bf16 in/out with fp32 accumulation.
+// k4 multistage, bf16 in/out with fp32 accumulation (the fp16 file's leading config).
 #include "kernels/ladder_variant.cuh"
 #include "pipegemm/kernels/k4_multistage/kernel.cuh"
 #include "registry/families.hpp"
@@ -6,11 +6,11 @@
 namespace pipegemm::detail {
 namespace {
 using Ops = kernels::common::OperandTraits<cute::bfloat16_t, float, cute::bfloat16_t>;
-PIPEGEMM_VARIANT_NAME(k4_bf16_128x256x32_s4);
-using Cfg0 = kernels::k4::MultistageConfig<Ops, 128, 256, 32, 4, 2, 4, 16, k4_bf16_128x256x32_s4>;
+PIPEGEMM_VARIANT_NAME(k4_bf16_256x128x64_s3);
+using Cfg0 = kernels::k4::MultistageConfig<Ops, 256, 128, 64, 3, 4, 2, 8, k4_bf16_256x128x64_s3>;
 using V0 = LadderVariant<Cfg0, &kernels::k4::k4_multistage_kernel<Cfg0>, LoadPath::vectors16, GridOrder::swizzled>;
 }  // namespace
 void append_k4_multistage_bf16(std::vector<Variant>& out) {
-  out.push_back(V0::make("k4_multistage", 4, "4-stage cp.async ring, next-k_block ldmatrix prefetch, smem epilogue, swizzled CTA order (group 16); 128x256x32, 2x4 warps, 64x64 each; bf16 in/out, fp32 acc", true, "LDGSTS"));
+  out.push_back(V0::make("k4_multistage", 4, "3-stage cp.async ring, next-k_block ldmatrix prefetch, A-reusing MMA order, smem epilogue, swizzled CTA order (group 8); 256x128x64, 4x2 warps, 64x64 each; bf16 in/out, fp32 acc", true, "LDGSTS"));
 }
 }  // namespace pipegemm::detail

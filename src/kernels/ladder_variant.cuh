@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "kernels/launch_util.cuh"
+#include "pipegemm/device.hpp"
 #include "pipegemm/kernels/common/operand_traits.cuh"
 
 namespace pipegemm::detail {
@@ -35,8 +36,9 @@ enum class LoadPath {
               // dimensions and K in whole vectors; M and N any (predicated)
 };
 
-// Grid order: 2-D (x = N tiles, y = M tiles) or 1-D swizzled (raster_tile in the kernel).
-enum class GridOrder { rows_by_cols, swizzled };
+// Grid order: 2-D (x = N tiles, y = M tiles), 1-D swizzled (raster_tile in the kernel), or
+// persistent: 1-D, one CTA per SM (at most one per tile), each walking tiles in raster order.
+enum class GridOrder { rows_by_cols, swizzled, persistent };
 
 template <class Cfg, auto Kernel, LoadPath kLoad, GridOrder kGrid>
 struct LadderVariant {
@@ -45,11 +47,15 @@ struct LadderVariant {
   using TD = typename Ops::TD;
 
   static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+    if constexpr (kGrid == GridOrder::persistent)
+      static_assert(Cfg::kPersistent, "a persistent grid needs a kernel that walks tiles (k4 with PERSISTENT)");
     Status st = prepare_smem(Kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
     const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
     const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
-    const dim3 grid = kGrid == GridOrder::swizzled ? dim3(num_m * num_n) : dim3(num_n, num_m);
+    const dim3 grid = kGrid == GridOrder::persistent ? dim3(std::min(num_m * num_n, unsigned(device_info().sm_count)))
+                      : kGrid == GridOrder::swizzled ? dim3(num_m * num_n)
+                                                     : dim3(num_n, num_m);
     Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
         static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
         int(p.k), int(p.lda), int(p.ldb), int(p.ldd));

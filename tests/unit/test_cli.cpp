@@ -59,6 +59,9 @@ TEST(Cli, UnknownKernelAndDtypeAreUsageErrors) {
   EXPECT_TRUE(has(r, "unknown --dtype")) << r.out;
   r = run("bench --reps 0");
   EXPECT_EQ(r.code, 2) << r.out;
+  r = run("bench --idle-ms -1");  // checked before the GPU is looked for: same answer with or without one
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "--idle-ms >= 0")) << r.out;
   r = run("verify --kernel auto --dtype f64");  // "auto" reads the types too: never a silent f16
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r, "unknown --dtype")) << r.out;

@@ -43,7 +43,7 @@ TEST(LadderRegistry, EveryRungIsRegisteredForEveryDataType) {
       EXPECT_EQ(v->name.rfind("k" + std::to_string(rung) + "_", 0), 0u) << v->name;
     }
   // The options of issue 5: fp16 accumulation for fp16, fp32 output for int8.
-  EXPECT_NE(find_variant("k4_f16acc_128x256x32_s4"), nullptr);
+  EXPECT_NE(find_variant("k4_f16acc_256x128x64_s3"), nullptr);
   const Variant* i8f32 = find_variant("k4_i8_f32out_128x256x64_s4");
   ASSERT_NE(i8f32, nullptr);
   EXPECT_EQ(i8f32->acc_type, DType::i32);
@@ -84,6 +84,8 @@ TEST(LadderRegistry, MmaCountPerKTileFollowsTheTile) {
   // 128x256x32 over 8 warps of m16n8k16: 64 HMMA per warp per k_tile (same as the seed's
   // 128x128x32 over 4 warps); int8 m16n8k32 with BK=64: also 64; FFMA counts per thread.
   EXPECT_EQ(find_variant("k4_f16_128x256x32_s4")->sass.mma_per_k_tile, 64);
+  // 256x128x64 over 8 warps: 64x64 per warp, 4 k_blocks of 32 HMMA.
+  EXPECT_EQ(find_variant("k4_f16_256x128x64_s3")->sass.mma_per_k_tile, 128);
   EXPECT_EQ(find_variant("k1_f16")->sass.mma_per_k_tile, 64);
   EXPECT_EQ(find_variant("k4_i8_128x256x64_s4")->sass.mma_per_k_tile, 64);
   EXPECT_EQ(find_variant("k3_f32")->sass.mma_per_k_tile, 128 * 128 * 16 / 256);

@@ -34,13 +34,22 @@ std::string report_table(const BenchReport& r) {
   return table({"variant", "ms(med)", "TFLOPS", "GB/s", "%copyBW", "%cuBLAS", "peer (same types)"}, rows);
 }
 
+namespace {
+// The header's note on --idle-ms, and the timing options' common check (bench and --ladder).
+std::string idle_note(const BenchOptions& r) {
+  return r.idle_ms > 0 ? ", " + std::to_string(r.idle_ms) + " ms idle before each block" : "";
+}
+
+bool timing_ok(const BenchOptions& r) { return r.reps >= 1 && r.warmup >= 0 && r.idle_ms >= 0; }
+}  // namespace
+
 int run_bench(BenchOpts& o) {
   std::string err;
   std::vector<const Variant*> vs;
   if (!select_variants(o.sel, o.prob, &vs, &err)) return fail_usage(err);
   Problem p0;
   if (!problem_for(o.prob, *vs[0], &p0, &err)) return fail_usage(err);
-  if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
+  if (!timing_ok(o.run)) return fail_usage("--reps must be >= 1, --warmup and --idle-ms >= 0");
   const DeviceInfo& dev = device_info();
   if (!dev.present) return no_gpu("bench");
   // Group by operand types: one timing run over one set of rotated buffers per (A, B, D) types;
@@ -60,7 +69,9 @@ int run_bench(BenchOpts& o) {
   if (!o.json)
     std::cout << "bench on " << dev.name << " (sm_" << dev.sm << ", " << dev.sm_count << " SMs, L2 "
               << dev.l2_bytes / (1024 * 1024) << " MB); median of " << o.run.reps << " launches after "
-              << o.run.warmup << " warm-up, " << o.run.rounds << " interleaved rounds\n";
+              << o.run.warmup << " warm-up, " << o.run.rounds << " interleaved rounds"
+              << idle_note(o.run)
+              << "\n";
   for (auto& g : groups) {
     Problem p;
     if (!problem_for(o.prob, *g[0], &p, &err)) return fail_usage(err);
@@ -93,7 +104,7 @@ int run_ladder(BenchOpts& o) {
   DType in, acc, out;
   std::string err;
   if (!requested_types(o.prob, &in, &acc, &out, &err)) return fail_usage(err);
-  if (o.run.reps < 1 || o.run.warmup < 0) return fail_usage("--reps must be >= 1 and --warmup >= 0");
+  if (!timing_ok(o.run)) return fail_usage("--reps must be >= 1, --warmup and --idle-ms >= 0");
   auto same_types = [&](const Variant& v) { return v.a_type == in && v.acc_type == acc && v.d_type == out; };
   std::vector<const Variant*> vs;
   int max_rung = -1;
@@ -140,7 +151,9 @@ int run_ladder(BenchOpts& o) {
     std::cout << "ladder on " << dev.name << " (sm_" << dev.sm << "): " << p.shape_string() << ", "
               << to_string(in) << " in, " << to_string(acc) << " acc, " << to_string(out) << " out; median of "
               << o.run.reps << " launches, " << o.run.rounds << " interleaved rounds, " << rep.buffer_sets
-              << " rotated buffer sets\n"
+              << " rotated buffer sets"
+              << idle_note(o.run)
+              << "\n"
               << table({"rung", "variant", "ms(med)", "TFLOPS", "vs k1", "%cuBLAS", "mechanism"}, rows);
   }
   for (auto& x : rep.results)
@@ -156,6 +169,10 @@ void add_bench(CLI::App& app, int* rc) {
   cmd->add_option("--reps", o->run.reps, "timed launches per variant")->capture_default_str();
   cmd->add_option("--warmup", o->run.warmup, "warm-up launches per variant")->capture_default_str();
   cmd->add_option("--rounds", o->run.rounds, "interleaved rounds")->capture_default_str();
+  cmd->add_option("--idle-ms", o->run.idle_ms,
+                  "device idle before each variant's block of launches, every round, so each starts "
+                  "from the same power state (0: back to back, sustained)")
+      ->capture_default_str();
   cmd->add_flag("--json", o->json, "machine-readable output");
   auto ladder = std::make_shared<bool>(false);
   cmd->add_flag("--ladder", *ladder,

@@ -14,6 +14,26 @@ namespace pipegemm::kernels::common {
 
 using namespace cute;
 
+// The global views of one CTA tile: A (BM,BK,k_tiles), B (BN,BK,k_tiles), D (BM,BN). All
+// three are row-major with 64-bit row strides (M * lda may exceed 2^31 elements); B is (N,K).
+template <class GA, class GB, class GD>
+struct GlobalTiles {
+  GA A;
+  GB B;
+  GD D;
+};
+template <int BM, int BN, int BK, class TA, class TD>
+CUTE_DEVICE auto global_tiles(TA const* A, TA const* B, TD* D, int M, int N, int K, int lda, int ldb,
+                              int ldd, int tile_m, int tile_n) {
+  Tensor mA = make_tensor(make_gmem_ptr(A), make_shape(M, K), make_stride(int64_t(lda), Int<1>{}));
+  Tensor mB = make_tensor(make_gmem_ptr(B), make_shape(N, K), make_stride(int64_t(ldb), Int<1>{}));
+  Tensor mD = make_tensor(make_gmem_ptr(D), make_shape(M, N), make_stride(int64_t(ldd), Int<1>{}));
+  Tensor gA = local_tile(mA, make_tile(Int<BM>{}, Int<BK>{}), make_coord(tile_m, _));
+  Tensor gB = local_tile(mB, make_tile(Int<BN>{}, Int<BK>{}), make_coord(tile_n, _));
+  Tensor gD = local_tile(mD, make_tile(Int<BM>{}, Int<BN>{}), make_coord(tile_m, tile_n));
+  return GlobalTiles<decltype(gA), decltype(gB), decltype(gD)>{gA, gB, gD};
+}
+
 // Predicate of one 128-bit vector: its first (m,k) coordinate inside the problem. The vector
 // paths require K to be a multiple of the vector, so a vector is entirely in or entirely out.
 template <class Coord>
@@ -59,11 +79,10 @@ CUTE_DEVICE void g2r_elements(TS const& src, TR& regs, TC const& coord, int m_li
 
 // Register -> global epilogue (the seed's "simplified" one, 000 section 7): each thread stores
 // its accumulators where the MMA layout put them, converted, predicated per element.
-template <class TD, class ThrMma, class TAcc, class GD, class CD>
-CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, CD const& cD,
-                                 int m_limit, int n_limit) {
-  Tensor tCgD = thr_mma.partition_C(gD);  // (MMA,MMA_M,MMA_N)
-  Tensor tCcD = thr_mma.partition_C(cD);  // (MMA,MMA_M,MMA_N) -> (m,n)
+template <class TD, class ThrMma, class TAcc, class GD>
+CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, int m_limit, int n_limit) {
+  Tensor tCgD = thr_mma.partition_C(gD);                              // (MMA,MMA_M,MMA_N)
+  Tensor tCcD = thr_mma.partition_C(make_identity_tensor(shape(gD)));  // (MMA,MMA_M,MMA_N) -> (m,n)
   CUTE_UNROLL
   for (int i = 0; i < size(tCrD); ++i)
     if (get<0>(tCcD(i)) < m_limit && get<1>(tCcD(i)) < n_limit)

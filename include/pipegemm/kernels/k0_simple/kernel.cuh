@@ -40,25 +40,19 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   using TD = typename Cfg::TD;
   const int bn_idx = blockIdx.x, bm_idx = blockIdx.y;
 
-  Tensor mA = make_tensor(make_gmem_ptr(Aptr), make_shape(M, K), make_stride(int64_t(lda), Int<1>{}));  // (M,K)
-  Tensor mB = make_tensor(make_gmem_ptr(Bptr), make_shape(N, K), make_stride(int64_t(ldb), Int<1>{}));  // (N,K)
-  Tensor mD = make_tensor(make_gmem_ptr(Dptr), make_shape(M, N), make_stride(int64_t(ldd), Int<1>{}));  // (M,N)
-  Tensor gA = local_tile(mA, make_tile(Int<BM>{}, Int<BK>{}), make_coord(bm_idx, _));  // (BM,BK,k_tiles)
-  Tensor gB = local_tile(mB, make_tile(Int<BN>{}, Int<BK>{}), make_coord(bn_idx, _));  // (BN,BK,k_tiles)
-  Tensor gD = local_tile(mD, make_tile(Int<BM>{}, Int<BN>{}), make_coord(bm_idx, bn_idx));  // (BM,BN)
+  auto g = common::global_tiles<BM, BN, BK>(Aptr, Bptr, Dptr, M, N, K, lda, ldb, ldd, bm_idx, bn_idx);
   Tensor cA = make_identity_tensor(make_shape(Int<BM>{}, Int<BK>{}));  // (BM,BK) -> (m,k)
   Tensor cB = make_identity_tensor(make_shape(Int<BN>{}, Int<BK>{}));  // (BN,BK) -> (n,k)
-  Tensor cD = make_identity_tensor(make_shape(Int<BM>{}, Int<BN>{}));  // (BM,BN) -> (m,n)
 
   typename Cfg::TiledMma tiled_mma;
   auto thr_mma = tiled_mma.get_slice(threadIdx.x);
-  Tensor tCgA = thr_mma.partition_A(gA);  // (MMA,MMA_M,MMA_K,k_tiles)
-  Tensor tCgB = thr_mma.partition_B(gB);  // (MMA,MMA_N,MMA_K,k_tiles)
+  Tensor tCgA = thr_mma.partition_A(g.A);  // (MMA,MMA_M,MMA_K,k_tiles)
+  Tensor tCgB = thr_mma.partition_B(g.B);  // (MMA,MMA_N,MMA_K,k_tiles)
   Tensor tCcA = thr_mma.partition_A(cA);  // (MMA,MMA_M,MMA_K) -> (m,k)
   Tensor tCcB = thr_mma.partition_B(cB);  // (MMA,MMA_N,MMA_K) -> (n,k)
-  Tensor tCrA = thr_mma.partition_fragment_A(gA(_, _, 0));  // (MMA,MMA_M,MMA_K)
-  Tensor tCrB = thr_mma.partition_fragment_B(gB(_, _, 0));  // (MMA,MMA_N,MMA_K)
-  Tensor tCrD = thr_mma.partition_fragment_C(gD);           // (MMA,MMA_M,MMA_N)
+  Tensor tCrA = thr_mma.partition_fragment_A(g.A(_, _, 0));  // (MMA,MMA_M,MMA_K)
+  Tensor tCrB = thr_mma.partition_fragment_B(g.B(_, _, 0));  // (MMA,MMA_N,MMA_K)
+  Tensor tCrD = thr_mma.partition_fragment_C(g.D);           // (MMA,MMA_M,MMA_N)
   clear(tCrD);
 
   const int m_limit = M - bm_idx * BM, n_limit = N - bn_idx * BN;
@@ -78,7 +72,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
 
   // ===== EPILOGUE =====================================================================
   // Accumulators straight to global, converted, predicated on the M/N edges.
-  common::epilogue_direct<TD>(thr_mma, tCrD, gD, cD, m_limit, n_limit);
+  common::epilogue_direct<TD>(thr_mma, tCrD, g.D, m_limit, n_limit);
 }
 
 }  // namespace pipegemm::kernels::k0
