@@ -36,5 +36,12 @@ gt() {
   "$BUILD/tests/$1" --gtest_filter="${2:-*}" --gtest_brief=1
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+# verify_every_type SHAPE: `verify --kernel all` for each of the six type combinations.
+verify_every_type() {
+  for t in "f16" "f16 --acc f16" "bf16 --out-dtype bf16" "i8 --acc i32 --out-dtype i32" \
+           "i8 --acc i32 --out-dtype f32" "f32 --out-dtype f32"; do
+    pg verify --shape "$1" --kernel all --dtype $t
+  done
+}
 source "$JOB"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"

@@ -3,14 +3,7 @@
 # to back, burst = --idle-ms 300) beside the seed kernel (the "about 400") and cuBLAS;
 # the ladder tables.
 gt pipegemm_gpu_tests
-for s in 512x512x512 4096x4096x4096 81920x256x256 4095x4097x255; do
-  pg verify --shape $s --kernel all --dtype f16
-  pg verify --shape $s --kernel all --dtype f16 --acc f16
-  pg verify --shape $s --kernel all --dtype bf16 --out-dtype bf16
-  pg verify --shape $s --kernel all --dtype i8 --acc i32 --out-dtype i32
-  pg verify --shape $s --kernel all --dtype i8 --acc i32 --out-dtype f32
-  pg verify --shape $s --kernel all --dtype f32 --out-dtype f32
-done
+for s in 512x512x512 4096x4096x4096 81920x256x256 4095x4097x255; do verify_every_type $s; done
 for s in 127x129x40 1000x1000x1000; do
   { echo; echo "\$ compute-sanitizer --tool memcheck pipegemm verify --shape $s --family k1_smem_single --family ... (k1..k4 f16)"
     for f in k1_smem_single k2_dbuf_ldg k3_dbuf_cp_async k4_multistage; do

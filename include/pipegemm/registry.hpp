@@ -22,9 +22,15 @@ struct TileConfig {
 // What a kernel can take. Checked by check_variant() before any launch.
 struct Requirements {
   int m_multiple = 1, n_multiple = 1, k_multiple = 1;  // 1 = any size (predicated edges)
-  int ptr_align_bytes = 1;  // A, B, D base pointers
-  int ld_multiple = 1;      // lda, ldb, ldd, in elements
+  int ptr_align_bytes = 1;  // A, B (and D, unless d_align_bytes) base pointers
+  int ld_multiple = 1;      // lda, ldb (and ldd, unless ldd_multiple), in elements
   bool any_layout = false;  // false: A, B K-major (RowMajor) and D RowMajor only
+  // D's own rules where its stores are narrower than the loads (k1..k4: element stores, or
+  // 16-byte stores only where the row allows); 0 = the A/B rule above.
+  int d_align_bytes = 0;
+  int ldd_multiple = 0;
+  int d_align() const { return d_align_bytes ? d_align_bytes : ptr_align_bytes; }
+  int ldd_mult() const { return ldd_multiple ? ldd_multiple : ld_multiple; }
 };
 
 // What `pipegemm sass` must find in this kernel's machine code (seed 004 step 7; the rule is

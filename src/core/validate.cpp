@@ -77,20 +77,19 @@ Status check_variant(const Variant& v, const Problem& in, int sm, const void* A,
     return refuse("N=" + fmt_i(p.n) + " is not a multiple of " + fmt_i(r.n_multiple));
   if (p.k % r.k_multiple)
     return refuse("K=" + fmt_i(p.k) + " is not a multiple of " + fmt_i(r.k_multiple));
-  if (r.ld_multiple > 1) {
-    struct { const char* n; int64_t v; } lds[] = {{"lda", p.lda}, {"ldb", p.ldb}, {"ldd", p.ldd}};
+  {
+    struct { const char* n; int64_t v; int mult; DType t; } lds[] = {{"lda", p.lda, r.ld_multiple, p.a_type},
+                                                                     {"ldb", p.ldb, r.ld_multiple, p.b_type},
+                                                                     {"ldd", p.ldd, r.ldd_mult(), p.d_type}};
     for (auto& l : lds)
-      if (l.v % r.ld_multiple)
-        return refuse(std::string(l.n) + "=" + fmt_i(l.v) + " is not a multiple of " +
-                      fmt_i(r.ld_multiple) + " elements (" +
-                      fmt_i(int64_t(r.ld_multiple) * dtype_bytes(p.a_type)) + "-byte vectors)");
-  }
-  if (r.ptr_align_bytes > 1) {
-    struct { const char* n; const void* ptr; } ptrs[] = {{"A", A}, {"B", B}, {"D", D}};
+      if (l.mult > 1 && l.v % l.mult)
+        return refuse(std::string(l.n) + "=" + fmt_i(l.v) + " is not a multiple of " + fmt_i(l.mult) +
+                      " elements (" + fmt_i(int64_t(l.mult) * dtype_bytes(l.t)) + "-byte vectors)");
+    struct { const char* n; const void* ptr; int align; } ptrs[] = {
+        {"A", A, r.ptr_align_bytes}, {"B", B, r.ptr_align_bytes}, {"D", D, r.d_align()}};
     for (auto& q : ptrs)
-      if (q.ptr && reinterpret_cast<uintptr_t>(q.ptr) % uintptr_t(r.ptr_align_bytes))
-        return refuse(std::string("pointer ") + q.n + " is not " + fmt_i(r.ptr_align_bytes) +
-                      "-byte aligned");
+      if (q.align > 1 && q.ptr && reinterpret_cast<uintptr_t>(q.ptr) % uintptr_t(q.align))
+        return refuse(std::string("pointer ") + q.n + " is not " + fmt_i(q.align) + "-byte aligned");
   }
   if (v.tile.bm > 0) {  // grid limits: x = N tiles (2^31-1), y = M tiles (65535)
     int64_t mt = (p.m + v.tile.bm - 1) / v.tile.bm;

@@ -80,17 +80,22 @@ struct LadderVariant {
     v.family = std::move(family);
     v.rung = rung;
     v.description = std::move(desc);
-    v.min_sm = 80;
+    // sm_80 lends a CTA 163 KB of shared memory, sm_90 227 KB: a config past the first is Hopper's.
+    v.min_sm = Cfg::kSmemBytes > 163 * 1024 ? 90 : 80;
     v.a_type = v.b_type = dtype_of<TA>();
     v.d_type = dtype_of<TD>();
     v.acc_type = dtype_of<typename Ops::TAcc>();
     v.tile = {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes, Ops::kMmaK, false};
     if constexpr (kLoad == LoadPath::vectors16) {
-      // One 16-byte vector = kVec elements: pointers 16-byte aligned, every leading dimension
-      // (A, B, and D for the 16-byte stores) and K whole vectors. M, N: any (predicated).
+      // One 16-byte vector = kVec elements: A and B pointers 16-byte aligned, lda, ldb and K
+      // whole vectors. M, N: any (predicated). D: element stores (k1..k3), or 16-byte stores
+      // where D's rows allow and element stores elsewhere (k4), so any ldd and a D aligned to
+      // its element.
       v.req.k_multiple = Ops::kVec;
       v.req.ld_multiple = Ops::kVec;
       v.req.ptr_align_bytes = 16;
+      v.req.ldd_multiple = 1;
+      v.req.d_align_bytes = int(sizeof(TD));
     } else {
       // Element loads and stores: natural alignment of the widest element touched.
       v.req.ptr_align_bytes = int(std::max(sizeof(TA), sizeof(TD)));

@@ -64,8 +64,10 @@ TEST(LadderRegistry, EveryVariantIsFullyDescribed) {
     EXPECT_EQ(v.tile.stages, v.rung == 0 ? 0 : v.rung == 1 ? 1 : v.rung <= 3 ? 2 : v.tile.stages);
     if (v.rung == 4) { EXPECT_GE(v.tile.stages, 2); EXPECT_LE(v.tile.stages, 8); }
     EXPECT_EQ(v.tile.smem_bytes == 0, v.rung == 0);
-    // sm_80 is the floor: every config must fit its 163 KB opt-in, not only Hopper's 227 KB.
-    EXPECT_LE(v.tile.smem_bytes, 163 * 1024);
+    // A config fits the smem opt-in of the oldest arch it claims: sm_80 163 KB, sm_90 227 KB
+    // (k4 persistent: ring + its own epilogue tile); sm_80 then refuses it before any launch.
+    EXPECT_LE(v.tile.smem_bytes, v.min_sm >= 90 ? 227 * 1024 : 163 * 1024);
+    EXPECT_EQ(v.min_sm >= 90, v.tile.smem_bytes > 163 * 1024);
     // The tag type puts the name in the mangled symbol: "<name>E" is unique per variant.
     EXPECT_EQ(v.sass.symbol, v.name + "E");
     EXPECT_EQ(v.sass.mma_op, v.a_type == DType::f32 ? "FFMA" : v.a_type == DType::i8 ? "IMMA" : "HMMA");
@@ -103,9 +105,24 @@ TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   Problem q = problem(DType::f16, 127, 129, 40);
   q.lda = 48; q.ldb = 56; q.ldd = 136;
   EXPECT_TRUE(check_variant(*first_of_rung(4, DType::f16), q, 90).ok());
-  q.ldd = 130;  // D rows no longer 16-byte aligned
-  Status s = check_variant(*first_of_rung(4, DType::f16), q, 90);
-  EXPECT_TRUE(contains(s.message, "ldd=130")) << s.message;
+  // D is stored element-wise (k1..k3) or 16-byte where its rows allow (k4): any ldd, and a D
+  // pointer aligned to its element, while lda/ldb keep the vector rule.
+  q.ldd = 129;
+  for (int rung = 1; rung <= 4; ++rung) EXPECT_TRUE(check_variant(*first_of_rung(rung, DType::f16), q, 90).ok());
+  alignas(16) static char dbuf[64];
+  Status s = check_variant(*first_of_rung(4, DType::f16), q, 90, dbuf, dbuf, dbuf + 2);
+  EXPECT_TRUE(s.ok()) << s.message;
+  s = check_variant(*first_of_rung(4, DType::f16), q, 90, dbuf, dbuf, dbuf + 1);
+  EXPECT_TRUE(contains(s.message, "pointer D is not 2-byte aligned")) << s.message;
+  q.lda = 130;  // A rows no longer 16-byte aligned
+  s = check_variant(*first_of_rung(4, DType::f16), q, 90);
+  EXPECT_TRUE(contains(s.message, "lda=130 is not a multiple of 8 elements (16-byte vectors)")) << s.message;
+  // The Hopper rung's TMA store keeps D's 16-byte rule.
+  if (const Variant* k5 = find_variant("k5_ws_tma_wgmma_f16")) {
+    Problem r = problem(DType::f16, 128, 129, 64);
+    s = check_variant(*k5, r, 90);
+    EXPECT_TRUE(contains(s.message, "ldd=129")) << s.message;
+  }
   // int8: 16 elements per vector.
   s = check_variant(*first_of_rung(3, DType::i8), problem(DType::i8, 64, 64, 1000), 90);
   EXPECT_TRUE(contains(s.message, "K=1000 is not a multiple of 16")) << s.message;

@@ -26,7 +26,8 @@ void add_list(CLI::App& app, int* rc) {
                                {"threads", v.tile.threads}, {"smem_bytes", v.tile.smem_bytes}}},
                      {"requires", {{"m_multiple", v.req.m_multiple}, {"n_multiple", v.req.n_multiple},
                                    {"k_multiple", v.req.k_multiple}, {"ptr_align_bytes", v.req.ptr_align_bytes},
-                                   {"ld_multiple", v.req.ld_multiple}, {"any_layout", v.req.any_layout}}}});
+                                   {"ld_multiple", v.req.ld_multiple}, {"d_align_bytes", v.req.d_align()},
+                                   {"ldd_multiple", v.req.ldd_mult()}, {"any_layout", v.req.any_layout}}}});
       std::cout << j.dump(2) << "\n";
     } else {
       std::vector<std::vector<std::string>> rows;
@@ -37,9 +38,13 @@ void add_list(CLI::App& app, int* rc) {
         if (v.req.m_multiple > 1) add("M%" + std::to_string(v.req.m_multiple));
         if (v.req.n_multiple > 1) add("N%" + std::to_string(v.req.n_multiple));
         if (v.req.k_multiple > 1) add("K%" + std::to_string(v.req.k_multiple));
-        if (v.req.ld_multiple > 1) add("ld%" + std::to_string(v.req.ld_multiple));
+        if (v.req.ld_multiple > 1)
+          add((v.req.ldd_mult() == v.req.ld_multiple ? "ld%" : "lda,ldb%") + std::to_string(v.req.ld_multiple));
+        if (v.req.ldd_mult() > 1 && v.req.ldd_mult() != v.req.ld_multiple) add("ldd%" + std::to_string(v.req.ldd_mult()));
         if (req.empty()) req = "any M,N,K";
-        if (v.req.ptr_align_bytes > 1) req += ", " + std::to_string(v.req.ptr_align_bytes) + "B ptrs";
+        if (v.req.ptr_align_bytes > 1)
+          req += ", " + std::to_string(v.req.ptr_align_bytes) +
+                 (v.req.d_align() == v.req.ptr_align_bytes ? "B ptrs" : "B A,B ptrs");
         rows.push_back({v.name, v.family, v.rung < 0 ? "peer" : "k" + std::to_string(v.rung),
                         std::string(to_string(v.a_type)) + "/" + to_string(v.acc_type) + "/" + to_string(v.d_type),
                         tile_str(v.tile), v.tile.smem_bytes ? std::to_string(v.tile.smem_bytes / 1024) + " KB" : "-",
