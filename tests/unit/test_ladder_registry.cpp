@@ -131,6 +131,20 @@ TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   EXPECT_TRUE(contains(s.message, "pointer B is not 16-byte aligned")) << s.message;
 }
 
+TEST(LadderRequirements, PersistentK4NeedsHopperSharedMemoryAndSaysSo) {
+  // Ring (147 KB) + its own epilogue tile (68 KB): past sm_80's 163 KB opt-in.
+  const Variant* v = find_variant("k4_f16_256x128x64_s3_persistent");
+  ASSERT_NE(v, nullptr);
+  EXPECT_GT(v->tile.smem_bytes, 163 * 1024);
+  Problem p = problem(DType::f16, 512, 512, 512);
+  EXPECT_TRUE(contains(check_variant(*v, p, 80).message, "needs sm_90")) << check_variant(*v, p, 80).message;
+  EXPECT_TRUE(check_variant(*v, p, 90).ok());
+  // sm_80's automatic choice never lands on it.
+  const Variant* a = choose_variant(p, 80, nullptr, nullptr, nullptr);
+  ASSERT_NE(a, nullptr);
+  EXPECT_LE(a->tile.smem_bytes, 163 * 1024) << a->name;
+}
+
 TEST(LadderRequirements, SimpleRungTakesAnyShapeAndStrideWithNaturalAlignment) {
   for (DType t : {DType::f16, DType::bf16, DType::i8, DType::f32}) {
     const Variant& k0 = *first_of_rung(0, t);
