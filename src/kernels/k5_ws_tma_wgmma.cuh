@@ -46,6 +46,23 @@ struct K5Variant {
   static constexpr int64_t kShortK = 512;
   static constexpr int64_t kClusterMinK = 2048;
 
+  // A launch of `grid` CTAs of C in clusters of `cluster` along x (the attribute lives in *attr;
+  // none for cluster 1). The occupancy query and the launch use the same one.
+  template <class C>
+  static cudaLaunchConfig_t cluster_launch_config(int cluster, unsigned grid, cudaLaunchAttribute* attr) {
+    cudaLaunchConfig_t cfg{};
+    *attr = cudaLaunchAttribute{};
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = unsigned(cluster);
+    attr->val.clusterDim.y = attr->val.clusterDim.z = 1;
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(C::kNumThreads);
+    cfg.dynamicSmemBytes = C::kSmemBytes;
+    cfg.attrs = attr;
+    cfg.numAttrs = cluster > 1 ? 1 : 0;
+    return cfg;
+  }
+
   // Clusters resident at once with one CTA per SM (GPC boundaries can leave SMs unpaired).
   template <class C>
   static int max_active_clusters(int cluster) {
@@ -53,16 +70,8 @@ struct K5Variant {
     if (cached[cluster]) return cached[cluster];
     int n = device_info().sm_count / cluster;
     if (cluster > 1) {
-      cudaLaunchConfig_t cfg{};
-      cudaLaunchAttribute attr{};
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = unsigned(cluster);
-      attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
-      cfg.gridDim = dim3(unsigned(cluster * n));
-      cfg.blockDim = dim3(C::kNumThreads);
-      cfg.dynamicSmemBytes = C::kSmemBytes;
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(cluster * n), &attr);
       int q = 0;
       if (cudaOccupancyMaxActiveClusters(&q, (const void*)&kernels::k5::k5_ws_tma_wgmma_kernel<C>, &cfg) ==
               cudaSuccess &&
@@ -104,17 +113,9 @@ struct K5Variant {
     const int raster_group = raster_group_override() > 0 ? raster_group_override()
                                                          : std::max(1, 16 / cluster);  // 2048 rows of A per band
 
-    cudaLaunchConfig_t cfg{};
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = unsigned(cluster);
-    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
-    cfg.gridDim = dim3(unsigned(clusters * cluster));
-    cfg.blockDim = dim3(C::kNumThreads);
-    cfg.dynamicSmemBytes = C::kSmemBytes;
+    cudaLaunchAttribute attr;
+    cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), &attr);
     cfg.stream = s;
-    cfg.attrs = &attr;
-    cfg.numAttrs = cluster > 1 ? 1 : 0;
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
     if (!st.ok()) return st;

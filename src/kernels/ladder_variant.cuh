@@ -11,6 +11,7 @@
 #include "kernels/launch_util.cuh"
 #include "pipegemm/device.hpp"
 #include "pipegemm/kernels/common/operand_traits.cuh"
+#include "pipegemm/kernels/common/smem_tiles.cuh"
 
 namespace pipegemm::detail {
 
@@ -80,8 +81,7 @@ struct LadderVariant {
     v.family = std::move(family);
     v.rung = rung;
     v.description = std::move(desc);
-    // sm_80 lends a CTA 163 KB of shared memory, sm_90 227 KB: a config past the first is Hopper's.
-    v.min_sm = Cfg::kSmemBytes > 163 * 1024 ? 90 : 80;
+    v.min_sm = Cfg::kSmemBytes > kernels::common::kSmemPerBlockOptinSm80 ? 90 : 80;
     v.a_type = v.b_type = dtype_of<TA>();
     v.d_type = dtype_of<TD>();
     v.acc_type = dtype_of<typename Ops::TAcc>();

@@ -12,7 +12,11 @@ namespace pipegemm::kernels::common {
 
 using namespace cute;
 
-inline constexpr int kSmemPerBlockOptin = 227 * 1024;  // sm_90 (sm_80: 163 KB, checked at launch)
+// Dynamic smem a CTA may opt into: sm_90 (the compile-time bound of every config) and sm_80 (a
+// config above it registers as sm_90-only, refused on sm_80 before launch). Same numbers as the
+// planner's arch table.
+inline constexpr int kSmemPerBlockOptin = 227 * 1024;
+inline constexpr int kSmemPerBlockOptinSm80 = 163 * 1024;
 
 // Name_: an empty tag type per registered variant; it puts the variant's name into the
 // kernel's mangled symbol, which is how `pipegemm sass` finds that instantiation.
@@ -55,13 +59,18 @@ struct SmemTileConfig {
 // copies (cp.async or LDG + STS), when they wait and sync.
 
 // The smem ring: A (BM,BK,STAGES) then B (BN,BK,STAGES), swizzled.
+template <class SA, class SB>
+struct SmemRing {
+  SA A;
+  SB B;
+};
 template <class Cfg>
 CUTE_DEVICE auto smem_ring(unsigned char* smem_raw) {
   using TA = typename Cfg::TA;
   TA* a = reinterpret_cast<TA*>(smem_raw);
   Tensor sA = make_tensor(make_smem_ptr(a), typename Cfg::SmemLayoutA{});
   Tensor sB = make_tensor(make_smem_ptr(a + cosize(typename Cfg::SmemLayoutA{})), typename Cfg::SmemLayoutB{});
-  return cute::make_tuple(sA, sB);
+  return SmemRing<decltype(sA), decltype(sB)>{sA, sB};
 }
 
 // G2S: one thread's share of a k_tile copy. gA (CPY,CPY_M,CPY_K,k_tiles) -> sA

@@ -80,8 +80,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   // cp.async group per call (empty past this CTA's last k_tile, so the group count that
   // cp_async_wait<STAGES-2> relies on stays one per k_tile).
   int fetch_local = 0, fetch_k = 0;
-  const common::TileCoord fetch_tile0 = tile_of(0);
-  common::TileCoord fetch_tile = fetch_tile0;
+  common::TileCoord fetch_tile = tile_of(0);
   auto fetch_k_tile = [&]() {
     if (fetch_local < my_tiles) {
       common::g2s_cp_async_k_tile(g2s_atom, g2s, fetch_k, smem_write.index, M - fetch_tile.m * BM,
@@ -111,7 +110,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
 
 #pragma unroll 1
   for (int local = 0; local < my_tiles; ++local) {
-    const common::TileCoord tile = Cfg::kPersistent ? tile_of(local) : fetch_tile0;
+    const common::TileCoord tile = tile_of(local);
     // ===== MAINLOOP ===================================================================
     // Three streams overlap: the cp.async group of k_tile+STAGES-1 (issued at k_block 0)
     // flies under this k_tile's MMAs; the ldmatrix of k_block+1 is issued before k_block's
