@@ -2,7 +2,9 @@
 # One GPU session (device tool): build for sm_90a with the staged .deps, run the GPU tests, then
 # the job file's commands. Every command and its output goes to $OUT/run.log with GPU and date,
 # ready to be kept under bench/results/.
-#   usage: scripts/gpu_session.sh bench/jobs/<job>.sh [build-targets...]
+#   usage: [PIPEGEMM_ARCHS="80;90a"] scripts/gpu_session.sh bench/jobs/<job>.sh [build-targets...]
+# PIPEGEMM_ARCHS (default 90a): the CUDA architectures to build; "80;90a" builds what CI builds,
+# so the job can also run the CPU tests and compare the machine code of both archs.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/pipegemm_out}
@@ -17,7 +19,7 @@ BUILD=build/gpu
   nvcc --version | tail -1
 } > "$OUT/run.log" 2>&1
 t0=$(date +%s)
-cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${PIPEGEMM_ARCHS:-90a}" \
       -DPIPEGEMM_DEPS_DIR="$PWD/.deps" > "$OUT/build.log" 2>&1 &&
   cmake --build $BUILD -j 16 ${1:+--target "$@"} >> "$OUT/build.log" 2>&1
 rc=$?

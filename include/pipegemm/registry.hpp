@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm {
@@ -15,8 +16,7 @@ struct TileConfig {
   int stages = 0;               // shared-memory ring slots (1 = single buffer, 0 = no smem)
   int threads = 0;              // threads per CTA
   int smem_bytes = 0;           // dynamic shared memory per CTA, barriers included
-  int mma_k = 0;                // K of one MMA instruction (k_block width)
-  bool mbarrier_pipeline = false;  // full/empty mbarriers per stage (Hopper rung)
+  int mma_m = 0, mma_n = 0, mma_k = 0;  // one MMA instruction's shape (k_block width = mma_k)
 };
 
 // What a kernel can take. Checked by check_variant() before any launch.
@@ -33,20 +33,6 @@ struct Requirements {
   int ldd_mult() const { return ldd_multiple ? ldd_multiple : ld_multiple; }
 };
 
-// What `pipegemm sass` must find in this kernel's machine code (seed 004 step 7; the rule is
-// spelled out in docs/sass.md). Add fields at the end, with defaults: entries are brace-initialized.
-struct SassExpect {
-  std::string symbol;         // substring of the kernel's (mangled) name in the listing; "" = none;
-                              // '*' matches anything ("k4_seed_kernel*F32F16F16F32")
-  std::string load_ops;       // "LDGSTS" / "LDG" / "UTMALDG" (comma separated alternatives)
-  std::string mma_op;         // "HMMA" / "IMMA" / "HGMMA" / "FFMA" (comma separated alternatives)
-  bool expect_overlap = true; // false for the single-buffer and no-smem rungs
-  int mma_per_k_tile = 0;     // MMA instructions per k_tile per warp (per warpgroup for HGMMA,
-                              // per thread for FFMA), as the non-pipelined rung of the same tile
-                              // issues them: use mma_per_k_tile() below. 0 = not checked
-  bool warp_specialized = false;  // loads and MMAs in different warps' loops (producer/consumer)
-};
-
 // MMA instructions one instruction stream (warp, warpgroup or thread) issues per k_tile:
 // the CTA tile's multiply-adds divided over the streams and the instruction shape, e.g. the seed:
 // 128x128x32 over 4 warps of m16n8k16 HMMA = 64. Pipelining must not change it.
@@ -60,20 +46,26 @@ using LaunchFn = Status (*)(const Problem& p, const void* A, const void* B, void
 using OccupancyFn = Status (*)(int* blocks_per_sm, int* regs_per_thread);
 
 struct Variant {
-  std::string name;          // unique, e.g. "k4_seed_f16acc"
+  std::string name;          // unique; one scheme: <family>_<types>_<BM>x<BN>x<BK>[_s<STAGES>][_<option>]
   std::string family;        // "cublas", "k0_simple", ..., "k4_multistage", "k5_ws_tma_wgmma"
   int rung = -1;             // ladder position (k0 = 0 ... k5 = 5); -1 for peers
-  std::string description;
+  std::string description;   // derived from the fields below (describe()), never typed
   int min_sm = 80;           // compute capability * 10
   int max_sm = 0;            // 0 = no upper bound; 90 for sm_90a-only code
   DType a_type = DType::f16, b_type = DType::f16, d_type = DType::f16, acc_type = DType::f32;
   TileConfig tile;
+  Mechanism mech;            // how it works: load path, MMA, pipeline, order, epilogue
   Requirements req;
-  SassExpect sass;
+  // The kernel's symbol in the machine code: a substring of the mangled name, '*' matching
+  // anything ("k5_ws_tma_wgmma_kernel*K5ConfigI6__halfS4_..."); "" for peers.
+  std::string symbol;
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
   bool is_peer() const { return rung < 0; }
 };
+
+// The description of a variant, in words made from its typed fields.
+std::string describe(const Variant& v);
 
 const std::vector<Variant>& variants();
 const Variant* find_variant(std::string_view name);
@@ -87,5 +79,27 @@ Status check_variant(const Variant& v, const Problem& p, int sm, const void* A =
 // cuBLAS (fp32 or fp16 compute as asked). Returns nullptr (and a reason) when none can.
 const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,
                               const void* D, std::string* why_not = nullptr);
+
+// The one run path. gemm(), verify and bench all launch through a GemmCall: make() validates the
+// problem once, resolves the variant (a name, "auto", or a Variant), checks it against the
+// problem, the device and the pointers, and only then may launch() run -- with no checks of its
+// own, so a benchmark times the kernel, not the validation. launch() takes the buffers again
+// so a benchmark can rotate them; they must have the alignment of those given to make().
+class GemmCall {
+ public:
+  static Status make(const Problem& p, std::string_view variant, const void* A, const void* B,
+                     const void* D, GemmCall* out);
+  static Status make(const Problem& p, const Variant& v, const void* A, const void* B, const void* D,
+                     GemmCall* out);
+  Status launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const;
+  const Variant& variant() const { return *v_; }
+  const Problem& problem() const { return p_; }  // normalized (packed leading dimensions filled)
+  const std::string& why() const { return why_; }  // how the variant was chosen
+
+ private:
+  const Variant* v_ = nullptr;
+  Problem p_;
+  std::string why_;
+};
 
 }  // namespace pipegemm

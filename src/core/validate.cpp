@@ -2,7 +2,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pipegemm/registry.hpp"
+#include "core/dispatch.hpp"
 
 namespace pipegemm {
 namespace {
@@ -47,14 +47,11 @@ Status validate_problem(const Problem& in) {
   return Status::success();
 }
 
-Status check_variant(const Variant& v, const Problem& in, int sm, const void* A, const void* B,
-                     const void* D) {
+namespace detail {
+Status accepts(const Variant& v, const Problem& p, int sm, const void* A, const void* B, const void* D) {
   auto refuse = [&](std::string why) {
     return Status::error(StatusCode::not_supported, v.name + ": " + why);
   };
-  Status s = validate_problem(in);
-  if (!s.ok()) return s;
-  Problem p = in.normalized();
   if (sm != 0 && sm < v.min_sm)
     return refuse("needs sm_" + std::to_string(v.min_sm) + " or newer, the device is sm_" +
                   std::to_string(sm));
@@ -98,13 +95,22 @@ Status check_variant(const Variant& v, const Problem& in, int sm, const void* A,
   if (!v.launch) return refuse("has no launcher in this build");
   return Status::success();
 }
+}  // namespace detail
 
-const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,
-                              const void* D, std::string* why_not) {
+Status check_variant(const Variant& v, const Problem& in, int sm, const void* A, const void* B,
+                     const void* D) {
+  Status s = validate_problem(in);
+  if (!s.ok()) return s;
+  return detail::accepts(v, in.normalized(), sm, A, B, D);
+}
+
+namespace detail {
+const Variant* choose(const Problem& p, int sm, const void* A, const void* B, const void* D,
+                      std::string* why_not) {
   const Variant* best = nullptr;
   std::string reasons;
   for (const Variant& v : variants()) {
-    Status s = check_variant(v, p, sm, A, B, D);
+    Status s = accepts(v, p, sm, A, B, D);
     if (!s.ok()) {
       reasons += "  " + s.message + "\n";
       continue;
@@ -116,6 +122,17 @@ const Variant* choose_variant(const Problem& p, int sm, const void* A, const voi
   }
   if (!best && why_not) *why_not = reasons;
   return best;
+}
+
+}  // namespace detail
+
+const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,
+                              const void* D, std::string* why_not) {
+  if (Status s = validate_problem(p); !s.ok()) {
+    if (why_not) *why_not = "  " + s.message + "\n";
+    return nullptr;
+  }
+  return detail::choose(p.normalized(), sm, A, B, D, why_not);
 }
 
 }  // namespace pipegemm

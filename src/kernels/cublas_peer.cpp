@@ -7,7 +7,10 @@
 #include <mutex>
 #include <string>
 
-#include "registry/families.hpp"
+#include <vector>
+
+#include "pipegemm/registry.hpp"
+#include "registry/table.hpp"
 
 namespace pipegemm::detail {
 namespace {
@@ -70,12 +73,11 @@ Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cu
   return Status::success();
 }
 
-Variant peer(std::string name, std::string desc, DType in, DType acc, DType out) {
+Variant peer(const char* name, DType in, DType acc, DType out) {
   Variant v;
-  v.name = std::move(name);
+  v.name = name;
   v.family = "cublas";
   v.rung = -1;
-  v.description = std::move(desc);
   v.min_sm = 80;
   v.a_type = v.b_type = in;
   v.acc_type = acc;
@@ -91,14 +93,22 @@ Variant peer(std::string name, std::string desc, DType in, DType acc, DType out)
 
 }  // namespace
 
-void append_cublas_variants(std::vector<Variant>& out) {
-  out.push_back(peer("cublas_f16acc", "cublasGemmEx, fp16 in/out, CUBLAS_COMPUTE_16F", DType::f16, DType::f16, DType::f16));
-  out.push_back(peer("cublas_f32acc", "cublasGemmEx, fp16 in/out, CUBLAS_COMPUTE_32F", DType::f16, DType::f32, DType::f16));
-  out.push_back(peer("cublas_f16_f32out", "cublasGemmEx, fp16 in, fp32 out, CUBLAS_COMPUTE_32F", DType::f16, DType::f32, DType::f32));
-  out.push_back(peer("cublas_bf16", "cublasGemmEx, bf16 in/out, CUBLAS_COMPUTE_32F", DType::bf16, DType::f32, DType::bf16));
-  out.push_back(peer("cublas_bf16_f32out", "cublasGemmEx, bf16 in, fp32 out, CUBLAS_COMPUTE_32F", DType::bf16, DType::f32, DType::f32));
-  out.push_back(peer("cublas_i8", "cublasGemmEx, int8 in, int32 out, CUBLAS_COMPUTE_32I", DType::i8, DType::i32, DType::i32));
-  out.push_back(peer("cublas_f32", "cublasGemmEx, fp32, CUBLAS_COMPUTE_32F (FFMA, no TF32)", DType::f32, DType::f32, DType::f32));
-}
+Variant cublaslt_peer(const char* name, DType in, DType acc, DType out);  // cublaslt_peer.cpp
+
+// The table's peer lines (variants.def): cublasGemmEx, or cuBLASLt's timed best, with the
+// line's types.
+#define PIPEGEMM_CUBLAS(t)                                                   \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_CUBLAS(t))(std::vector<Variant> & out) { \
+    out.push_back(peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLAS(t)), types::t::a, types::t::acc, types::t::d)); \
+  }
+#define PIPEGEMM_CUBLASLT(t)                                                   \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_CUBLASLT(t))(std::vector<Variant> & out) { \
+    out.push_back(cublaslt_peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLASLT(t)), types::t::a, types::t::acc, types::t::d)); \
+  }
+#define PIPEGEMM_LINE(name)  // kernel lines: defined in their own translation units
+#include "registry/table_lines.inc"
+#undef PIPEGEMM_LINE
+#undef PIPEGEMM_CUBLAS
+#undef PIPEGEMM_CUBLASLT
 
 }  // namespace pipegemm::detail

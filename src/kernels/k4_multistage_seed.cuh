@@ -1,14 +1,18 @@
-// Launcher and registry entry of the seed kernel; instantiated once per accumulator type
-// (k4_multistage_seed_f16acc.cu, k4_multistage_seed_f32acc.cu) so the two build in parallel.
+// Launcher, registry entry and table macro of the seed kernel (variants.def: PIPEGEMM_SEED);
+// one translation unit per accumulator type, so the two build in parallel.
 #pragma once
 
+#include <vector>
+
 #include "kernels/launch_util.cuh"
+#include "kernels/cute_types.cuh"
 #include "pipegemm/kernels/k4_multistage/seed_kernel.cuh"
 
 namespace pipegemm::detail {
 
-template <class Cfg>
+template <class Types, class Cfg>
 struct SeedVariant {
+  static_assert(Types::a == DType::f16 && Types::d == DType::f16, "the seed computes fp16 in/out");
   static constexpr auto kernel = &kernels::k4_seed::k4_seed_kernel<Cfg>;
 
   static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
@@ -26,27 +30,18 @@ struct SeedVariant {
     return occupancy_of(kernel, Cfg::kNumThreads, Cfg::kSmemBytes, blocks, regs);
   }
 
-  static Variant make(std::string name, std::string desc, DType acc) {
-    Variant v;
-    v.name = std::move(name);
-    v.family = "k4_multistage";
-    v.rung = 4;
-    v.description = std::move(desc);
-    v.min_sm = 80;
-    v.a_type = v.b_type = v.d_type = DType::f16;
-    v.acc_type = acc;
-    v.tile = {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes, 16, false};
+  static Variant make(const char* name) {
+    Variant v = kernel_entry<Types>(name, "seed", 4,
+                                    {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes, 16, 8, 16},
+                                    Cfg::kMechanism);
+    // The seed takes only whole tiles (no predicates) and 16-byte rows (cp.async 128-bit).
     v.req.m_multiple = Cfg::BM;
     v.req.n_multiple = Cfg::BN;
     v.req.k_multiple = Cfg::BK;
-    v.req.ptr_align_bytes = 16;  // cp.async 128-bit
-    v.req.ld_multiple = 8;       // 8 halves = 16 bytes, every row start stays 16-byte aligned
-    // 128x128x32 CTA tile over 4 warps of m16n8k16 HMMA: each warp issues
-    // (128*128*32) / (4 * 16*8*16) = 64 HMMA per k_tile (32 per k_block of 16).
-    // The symbol tells the two instantiations apart by the MMA atom in the mangled name.
-    v.sass = {acc == DType::f16 ? "k4_seed_kernel*F16F16F16F16_TN" : "k4_seed_kernel*F32F16F16F32_TN",
-              "LDGSTS", "HMMA", true,
-              mma_per_k_tile(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::kNumThreads / 32, 16, 8, 16)};
+    v.req.ptr_align_bytes = 16;
+    v.req.ld_multiple = 8;
+    // The two instantiations differ only in the MMA atom of the mangled config.
+    v.symbol = Types::acc == DType::f16 ? "k4_seed_kernel*F16F16F16F16_TN" : "k4_seed_kernel*F32F16F16F32_TN";
     v.launch = &launch;
     v.occupancy = &occupancy;
     return v;
@@ -54,3 +49,16 @@ struct SeedVariant {
 };
 
 }  // namespace pipegemm::detail
+
+// PIPEGEMM_SEED(types, BM, BN, BK, STAGES): the tile is the seed's own; the line states it so
+// the name carries it, and it is checked here.
+#define PIPEGEMM_SEED(t, bm, bn, bk, s)                                                              \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_SEED(t, bm, bn, bk, s))(std::vector<Variant> & out) {     \
+    using Cfg = kernels::k4_seed::SeedConfig<                                                        \
+        typename kernels::common::MmaOpFor<cute::half_t, typename CuteElement<types::t::acc>::T>::Op>; \
+    static_assert(Cfg::BM == bm && Cfg::BN == bn && Cfg::BK == bk && Cfg::STAGES == s,               \
+                  "the table line states the seed's own tile");                                     \
+    out.push_back(SeedVariant<types::t, Cfg>::make(PIPEGEMM_STR(PIPEGEMM_NAME_SEED(t, bm, bn, bk, s)))); \
+  }                                                                                                  \
+  }

@@ -1,6 +1,6 @@
-// Launcher and registry entries of k5 (the Hopper pipeline). One .cu per kernel instantiation
-// (k5_ws_tma_wgmma_<types>.cu) so they compile in parallel; several registered variants may
-// share one kernel and differ only in the launch (cluster size).
+// Launcher, registry entry and table macros of k5 (the Hopper pipeline). CMake makes one
+// translation unit per kernel config of variants.def, so they compile in parallel; several
+// registered variants may share one kernel and differ only in the launch (cluster size).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -15,13 +15,26 @@
 #include "kernels/launch_util.cuh"
 #include "pipegemm/device.hpp"
 #include "pipegemm/kernels/k5_ws_tma_wgmma/kernel.cuh"
+#include "registry/table.hpp"
 
 namespace pipegemm::detail {
 
-template <class T> constexpr DType dtype_of();
-template <> constexpr DType dtype_of<__half>() { return DType::f16; }
-template <> constexpr DType dtype_of<__nv_bfloat16>() { return DType::bf16; }
-template <> constexpr DType dtype_of<float>() { return DType::f32; }
+// The element type of a table types token, as k5 takes it (CUDA's own types, no CuTe).
+template <DType> struct K5Element;
+template <> struct K5Element<DType::f16> { using T = __half; };
+template <> struct K5Element<DType::bf16> { using T = __nv_bfloat16; };
+template <> struct K5Element<DType::f32> { using T = float; };
+
+// The short-K companion of a config (used when K <= 512, where a tile's stores, not its MMAs,
+// are the long pole): 16-bit D -> the deferred-store form of the same config (the tile is
+// written out under the next tile's wgmma; measured 111% of cuBLAS on 4096x4096x256 against
+// 104% for 3 stages / 4 buffers); fp32 D (too many registers to defer) -> 3 stages and 4
+// epilogue buffers, so the stores drain under the next mainloop.
+template <class Cfg>
+using K5ShortK = std::conditional_t<
+    sizeof(typename Cfg::TD) == 2,
+    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
+    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, 3, 4>>;
 
 // One registered variant = two kernel instantiations of the same family, picked per problem
 // by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
@@ -35,8 +48,9 @@ template <> constexpr DType dtype_of<float>() { return DType::f32; }
 // 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, for tuning.
-template <class Cfg, class CfgShortK, int kCluster>
+template <class Types, class Cfg, int kCluster>
 struct K5Variant {
+  using CfgShortK = K5ShortK<Cfg>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -102,9 +116,9 @@ struct K5Variant {
     const int n_tiles = int((p.n + C::BN - 1) / C::BN);
 
     CUtensorMap ta, tb, td;
-    st = make_tensor_map_2d_sw128(&ta, A, dtype_of<TA>(), p.m, p.k, p.lda, C::BM, C::BK);
-    if (st.ok()) st = make_tensor_map_2d_sw128(&tb, B, dtype_of<TA>(), p.n, p.k, p.ldb, C::BN / cluster, C::BK);
-    if (st.ok()) st = make_tensor_map_2d_sw128(&td, D, dtype_of<TD>(), p.m, p.n, p.ldd, 64, C::kEpiCols);
+    st = make_tensor_map_2d_sw128(&ta, A, Types::a, p.m, p.k, p.lda, C::BM, C::BK);
+    if (st.ok()) st = make_tensor_map_2d_sw128(&tb, B, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK);
+    if (st.ok()) st = make_tensor_map_2d_sw128(&td, D, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols);
     if (!st.ok()) return st;
 
     // Persistent grid: every resident cluster, at most one per work unit.
@@ -133,35 +147,32 @@ struct K5Variant {
     return occupancy_of(kernel, Cfg::kNumThreads, Cfg::kSmemBytes, blocks, regs);
   }
 
-  static Variant make(std::string name, std::string desc) {
-    Variant v;
-    v.name = std::move(name);
-    v.family = "k5_ws_tma_wgmma";
-    v.rung = 5;
-    v.description = std::move(desc);
+  static Variant make(const char* name) {
+    // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
+    Variant v = kernel_entry<Types>(name, "k5_ws_tma_wgmma", 5,
+                                    {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes,
+                                     Cfg::kWgmmaM, Cfg::kWgmmaN, Cfg::kWgmmaK},
+                                    Cfg::kMechanism);
     v.min_sm = 90;
     v.max_sm = 90;  // wgmma / setmaxnreg: sm_90a code only
-    v.a_type = v.b_type = dtype_of<typename Cfg::TA>();
-    v.d_type = dtype_of<typename Cfg::TD>();
-    v.acc_type = DType::f32;
-    // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
-    v.tile = {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes, Cfg::kWgmmaK, true};
-    v.req.m_multiple = v.req.n_multiple = v.req.k_multiple = 1;  // TMA bounds every edge
+    v.mech.max_cluster = kCluster;
+    v.mech.raster_group = 16;  // work units per band along M (launch_with)
+    v.req.m_multiple = v.req.k_multiple = 1;  // TMA bounds every edge but one:
+    // the TMA store clips D's rows in whole 16-byte units, so a row that ends mid-unit would get
+    // up to 15 bytes written into its padding (found by `pipegemm fuzz`, which poisons and checks
+    // the padding): N in whole 16-byte D vectors; other N go to k4 (element stores at the edge).
+    v.req.n_multiple = 16 / int(sizeof(typename Cfg::TD));
     v.req.ptr_align_bytes = 16;                                    // TMA global addresses
     // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 elements for A and B; the same 8
     // elements for D covers fp16/bf16 (16 B) and fp32 (32 B) outputs with one number.
     v.req.ld_multiple = 16 / int(sizeof(typename Cfg::TA));
-    // Per k_tile each consumer warpgroup issues BK/16 = 4 HGMMA.64x256x16; loads and MMAs
-    // live in different warpgroups.
     // The symbol names this instantiation's mangled config (K5ConfigI6__halfS4_ = <half, half>).
     const std::string in_t = std::is_same_v<typename Cfg::TA, __half> ? "6__half" : "13__nv_bfloat16";
     const std::string out_t = std::is_same_v<typename Cfg::TD, float> ? "f" : "S4_";
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
                               std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "E";
-    v.sass = {"k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape, "UTMALDG", "HGMMA", true,
-              mma_per_k_tile(Cfg::BM, Cfg::BN, Cfg::BK, Cfg::kConsumers, Cfg::kWgmmaM, Cfg::kWgmmaN, Cfg::kWgmmaK),
-              true};
+    v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
     return v;
@@ -169,3 +180,19 @@ struct K5Variant {
 };
 
 }  // namespace pipegemm::detail
+
+// ---- the table's k5 lines (variants.def) ---------------------------------------------------
+// PIPEGEMM_K5 launches clusters of 2 along M (B multicast) when K >= 2048; _NOCLUSTER launches
+// the same kernel without them. CMake puts both lines of one config in one translation unit.
+#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
+    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+                                      bm, bn, bk, s, e>;                                             \
+    out.push_back(K5Variant<types::t, Cfg, cluster>::make(PIPEGEMM_STR(name)));                     \
+  }                                                                                                  \
+  }
+#define PIPEGEMM_K5(t, bm, bn, bk, s, e) \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2)
+#define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e) \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 1)

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/cuda_status.hpp"
+#include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/registry.hpp"
 
 namespace pipegemm::detail {
@@ -32,6 +32,23 @@ Status occupancy_of(KernelPtr kernel, int threads, int smem_bytes, int* blocks, 
   s = cuda_status(cudaFuncGetAttributes(&attr, kernel), "cudaFuncGetAttributes");
   if (s.ok() && regs) *regs = attr.numRegs;
   return s;
+}
+
+// The fields every kernel's registry entry fills alike: name, family, rung, types (from the
+// table's types token), tile, mechanism (from the config).
+template <class Types>
+Variant kernel_entry(const char* name, const char* family, int rung, const TileConfig& tile, const Mechanism& mech) {
+  Variant v;
+  v.name = name;
+  v.family = family;
+  v.rung = rung;
+  v.a_type = Types::a;
+  v.b_type = Types::a;
+  v.acc_type = Types::acc;
+  v.d_type = Types::d;
+  v.tile = tile;
+  v.mech = mech;
+  return v;
 }
 
 }  // namespace pipegemm::detail

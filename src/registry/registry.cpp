@@ -1,38 +1,95 @@
+// The registry: variants.def, read twice -- once to declare each line's registration function,
+// once to call them in table order -- and each variant's description made from its fields.
 #include "pipegemm/registry.hpp"
 
-#include "registry/families.hpp"
+#include <string>
+#include <vector>
 
 namespace pipegemm {
+namespace detail {
+#define PIPEGEMM_LINE(name) void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out);
+#include "registry/table_lines.inc"
+#undef PIPEGEMM_LINE
+}  // namespace detail
+
+namespace {
+
+std::string types_words(const Variant& v) {
+  const std::string in = to_string(v.a_type), acc = to_string(v.acc_type), out = to_string(v.d_type);
+  if (v.a_type == DType::f32) return "fp32 FFMA";
+  std::string s = in + (v.d_type == v.a_type ? " in/out" : " in, " + out + " out");
+  return s + ", " + acc + " acc";
+}
+
+std::string tile_words(const Variant& v) {
+  const TileConfig& t = v.tile;
+  std::string s = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk);
+  const Mechanism& m = v.mech;
+  if (m.warp_specialized)
+    s += ", 1 producer + " + std::to_string(m.consumers) + " consumer warpgroups";
+  else if (m.mma == MmaKind::ffma)
+    s += ", 16x16 threads, " + std::to_string(t.bm / 16) + "x" + std::to_string(t.bn / 16) + " each";
+  else if (m.warps_m > 0)
+    s += ", " + std::to_string(m.warps_m) + "x" + std::to_string(m.warps_n) + " warps, " +
+         std::to_string(t.bm / m.warps_m) + "x" + std::to_string(t.bn / m.warps_n) + " each";
+  return s;
+}
+
+}  // namespace
+
+std::string describe(const Variant& v) {
+  if (v.family == "cublaslt")
+    return "cuBLASLt, " + types_words(v) + ": the heuristic's top 8 (32 MiB workspace) timed on first use, the best "
+           "kept; no reduced-precision split-K reductions";
+  if (v.is_peer()) {
+    const char* compute = v.acc_type == DType::f16 ? "CUBLAS_COMPUTE_16F"
+                          : v.acc_type == DType::i32 ? "CUBLAS_COMPUTE_32I"
+                          : v.a_type == DType::f32 ? "CUBLAS_COMPUTE_32F (FFMA, no TF32)"
+                                                   : "CUBLAS_COMPUTE_32F";
+    return "cublasGemmEx, " + types_words(v) + ", " + compute;
+  }
+  const Mechanism& m = v.mech;
+  std::vector<std::string> parts;
+  const std::string stages = std::to_string(v.tile.stages) + "-stage ";
+  switch (m.pipeline) {
+    case PipelineKind::none: parts.push_back("no smem: global -> registers element by element"); break;
+    case PipelineKind::single: parts.push_back("single smem buffer: cp.async, wait, sync, compute, sync"); break;
+    case PipelineKind::ldg_register:
+      parts.push_back("double buffer staged through registers: LDG next k_tile, compute, STS, sync");
+      break;
+    case PipelineKind::cp_async_ring:
+      parts.push_back(v.tile.stages == 2 ? "double buffer with cp.async: commit next k_tile, compute, wait, sync"
+                                         : stages + "cp.async ring");
+      break;
+    case PipelineKind::mbarrier_ring: parts.push_back(stages + "TMA ring with full/empty mbarriers"); break;
+    case PipelineKind::library: break;
+  }
+  if (m.mma == MmaKind::wgmma) parts.push_back("wgmma");
+  if (m.warp_specialized) parts.push_back("warp-specialized");
+  if (m.order == TileOrder::persistent) parts.push_back("persistent");
+  if (m.max_cluster > 1)
+    parts.push_back(std::to_string(m.max_cluster) + "-CTA clusters multicasting B when K >= 2048");
+  else if (m.warp_specialized)
+    parts.push_back("no clusters (each CTA loads its own B)");
+  if (m.ldmatrix && m.s2r_prefetch) parts.push_back("next-k_block ldmatrix prefetch");
+  else if (m.s2r_prefetch) parts.push_back("next-k_block smem prefetch");
+  if (m.a_reuse) parts.push_back("A-reusing MMA order");
+  if (m.epilogue == EpilogueKind::smem_staged) parts.push_back("smem epilogue");
+  if (m.epilogue == EpilogueKind::stmatrix_tma) parts.push_back("stmatrix + TMA-store epilogue");
+  if (m.raster_group > 0 && !m.warp_specialized)
+    parts.push_back("swizzled CTA order (group " + std::to_string(m.raster_group) + ")");
+  std::string s;
+  for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
+  return s + "; " + tile_words(v) + "; " + types_words(v);
+}
 
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
-    detail::append_cublas_variants(v);  // entry 0: the peers
-    detail::append_k5_ws_tma_wgmma(v);
-    // The ladder, k0..k4; within a rung the preferred config first (choose_variant takes it).
-    detail::append_k0_simple_f16(v);
-    detail::append_k0_simple_bf16(v);
-    detail::append_k0_simple_i8(v);
-    detail::append_k0_simple_f32(v);
-    detail::append_k1_smem_single_f16(v);
-    detail::append_k1_smem_single_bf16(v);
-    detail::append_k1_smem_single_i8(v);
-    detail::append_k1_smem_single_f32(v);
-    detail::append_k2_dbuf_ldg_f16(v);
-    detail::append_k2_dbuf_ldg_bf16(v);
-    detail::append_k2_dbuf_ldg_i8(v);
-    detail::append_k2_dbuf_ldg_f32(v);
-    detail::append_k3_dbuf_cp_async_f16(v);
-    detail::append_k3_dbuf_cp_async_bf16(v);
-    detail::append_k3_dbuf_cp_async_i8(v);
-    detail::append_k3_dbuf_cp_async_f32(v);
-    detail::append_k4_multistage_f16(v);
-    detail::append_k4_multistage_f16acc(v);
-    detail::append_k4_multistage_bf16(v);
-    detail::append_k4_multistage_i8(v);
-    detail::append_k4_multistage_f32(v);
-    detail::append_k4_seed_f16acc(v);
-    detail::append_k4_seed_f32acc(v);
+#define PIPEGEMM_LINE(name) detail::PIPEGEMM_REGISTER_FN(name)(v);
+#include "registry/table_lines.inc"
+#undef PIPEGEMM_LINE
+    for (Variant& x : v) x.description = describe(x);
     return v;
   }();
   return all;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/bench.hpp"
+#include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
 
 using namespace pipegemm;
@@ -97,7 +97,7 @@ TEST(K5Verify, PaddedLeadingDimensions) {
 
 // Refusals happen in check_variant(), so they are checked with or without a GPU (sm = 90).
 TEST(K5Refusal, MisalignedPointerOrLeadingDimensionIsRefusedWithTheRule) {
-  const Variant* v = find_variant("k5_ws_tma_wgmma_f16");
+  const Variant* v = find_variant("k5_f16_128x256x64_s4");
   ASSERT_NE(v, nullptr);
   Problem p = problem(128, 128, 64, DType::f16, DType::f16);
   alignas(16) static char buf[64];
@@ -146,7 +146,7 @@ TEST(K5Refusal, RefusedLaunchWritesNothing) {
   ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
   cudaMemset(D, 0x5a, 1 << 20);
   Options o;
-  o.variant = "k5_ws_tma_wgmma_f16";
+  o.variant = "k5_f16_128x256x64_s4";
   Status s = gemm(p, A, B, static_cast<char*>(D) + 8, o);  // misaligned D
   EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
   cudaDeviceSynchronize();

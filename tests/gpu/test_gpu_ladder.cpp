@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/bench.hpp"
+#include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
 
 using namespace pipegemm;
@@ -127,7 +127,7 @@ TEST(GpuLadder, RefusedLaunchWritesNothing) {
   ASSERT_EQ(cudaMalloc(&B, 1 << 20), cudaSuccess);
   ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
   cudaMemset(D, 0x5a, 1 << 20);
-  for (const char* name : {"k1_f16", "k2_f16", "k3_f16", "k4_f16_128x256x32_s4"}) {
+  for (const char* name : {"k1_f16_128x128x32_s1", "k2_f16_128x128x32_s2", "k3_f16_128x128x32_s2", "k4_f16_128x256x32_s4"}) {
     Options o;
     o.variant = name;
     Status s = gemm(p, static_cast<char*>(A) + 8, B, D, o);  // 8-byte aligned: breaks 16-byte vectors

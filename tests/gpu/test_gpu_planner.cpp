@@ -10,7 +10,7 @@
 #include <string>
 
 #include "pipegemm/device.hpp"
-#include "pipegemm/planner.hpp"
+#include "pipegemm_tools/planner.hpp"
 
 using namespace pipegemm;
 using namespace pipegemm::plan;
@@ -60,7 +60,7 @@ TEST(GpuPlanner, PredictedBlocksPerSmEqualCudaForEveryRegisteredVariant) {
     // is there; the registry's smem is the dynamic part.
     ResUsage ru;
     std::string why;
-    int static_smem = res_usage_from_cuobjdump(v.sass.symbol, a.sm, &ru, &why) && ru.matches == 1 ? ru.static_smem : 0;
+    int static_smem = res_usage_from_cuobjdump(v.symbol, a.sm, &ru, &why) && ru.matches == 1 ? ru.static_smem : 0;
     Occupancy o = occupancy(a, v.tile.threads, v.tile.smem_bytes, regs, static_smem, k.barriers);
     std::printf("%-28s %7d %8d %5d %6d %6d  %s\n", v.name.c_str(), v.tile.threads, v.tile.smem_bytes, regs,
                 cuda_blocks, o.blocks, o.limiter.c_str());

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "pipegemm/bench.hpp"
+#include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
 
 using namespace pipegemm;
@@ -38,20 +38,20 @@ static void verify_all_matching(const Problem& p, const std::vector<std::string>
 TEST(GpuVerify, SeedKernelFp16AccumulationOnSeedShapes) {
   REQUIRE_GPU();
   for (auto shape : {std::array<int64_t, 3>{512, 512, 512}, {81920, 256, 256}, {128, 128, 32}, {256, 384, 4096}})
-    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f16), {"k4_seed_f16acc", "cublas_f16acc"});
+    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f16), {"seed_f16_f16acc_128x128x32_s3", "cublas_f16_f16acc"});
 }
 
 TEST(GpuVerify, SeedKernelFp32AccumulationOnSeedShapes) {
   REQUIRE_GPU();
   for (auto shape : {std::array<int64_t, 3>{512, 512, 512}, {81920, 256, 256}, {128, 128, 32}, {256, 384, 4096}})
-    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f32), {"k4_seed_f32acc", "cublas_f32acc"});
+    verify_all_matching(fp16_problem(shape[0], shape[1], shape[2], DType::f32), {"seed_f16_128x128x32_s3", "cublas_f16"});
 }
 
 TEST(GpuVerify, PaddedLeadingDimensions) {
   REQUIRE_GPU();
   Problem p = fp16_problem(256, 256, 256, DType::f32);
   p.lda = 264; p.ldb = 320; p.ldd = 384;
-  verify_all_matching(p, {"k4_seed_f32acc", "cublas_f32acc"});
+  verify_all_matching(p, {"seed_f16_128x128x32_s3", "cublas_f16"});
 }
 
 TEST(GpuRefusal, RefusedLaunchWritesNothing) {
@@ -63,7 +63,7 @@ TEST(GpuRefusal, RefusedLaunchWritesNothing) {
   ASSERT_EQ(cudaMalloc(&D, 1 << 20), cudaSuccess);
   cudaMemset(D, 0x5a, 1 << 20);
   Options o;
-  o.variant = "k4_seed_f32acc";
+  o.variant = "seed_f16_128x128x32_s3";
   Status s = gemm(p, static_cast<char*>(A) + 2, B, D, o);  // misaligned A
   EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
   Problem q = p;

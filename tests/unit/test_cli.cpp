@@ -17,9 +17,9 @@ CliRun run(const std::string& args) { return pipegemm::test::run_cli(args); }
 TEST(Cli, ListShowsTheRegistry) {
   CliRun r = run("list");
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(has(r, "cublas_f16acc")) << r.out;
-  EXPECT_TRUE(has(r, "cublas_f32acc")) << r.out;
-  EXPECT_TRUE(has(r, "k4_seed_f16acc")) << r.out;
+  EXPECT_TRUE(has(r, "cublas_f16_f16acc")) << r.out;
+  EXPECT_TRUE(has(r, "cublas_f16")) << r.out;
+  EXPECT_TRUE(has(r, "seed_f16_f16acc_128x128x32_s3")) << r.out;
 }
 
 TEST(Cli, ListJsonIsValidJson) {
@@ -86,7 +86,7 @@ TEST(Cli, NpyErrorsAreClear) {
 }
 
 TEST(Cli, OutNeedsExactlyOneKernel) {
-  CliRun r = run("verify --kernel k4_seed_f16acc --kernel cublas_f16acc --out /tmp/x.npy");
+  CliRun r = run("verify --kernel seed_f16_f16acc_128x128x32_s3 --kernel cublas_f16_f16acc --out /tmp/x.npy");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r, "--out needs exactly one")) << r.out;
 }
@@ -101,7 +101,7 @@ TEST(Cli, WithoutGpuVerifyAndBenchSaySoAndTheDefaultRunsWhatNeedsNone) {
   r = run("");
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r, "no usable GPU")) << r.out;
-  EXPECT_TRUE(has(r, "k4_seed_f16acc")) << r.out;
+  EXPECT_TRUE(has(r, "seed_f16_f16acc_128x128x32_s3")) << r.out;
 }
 
 TEST(Cli, EveryInputTypeIsAcceptedByVerifyAndBenchArgumentChecks) {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "pipegemm/npy.hpp"
+#include "pipegemm_tools/npy.hpp"
 
 using namespace pipegemm;
 

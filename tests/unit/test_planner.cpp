@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "pipegemm/planner.hpp"
+#include "pipegemm_tools/planner.hpp"
 
 using namespace pipegemm;
 using namespace pipegemm::plan;
@@ -266,7 +266,7 @@ TEST(PlannerRegistry, EveryRegisteredTileReproducesItsOwnSmem) {
     KernelDesc k = kernel_from_variant(v);
     EXPECT_EQ(smem_bytes(k, k.stages), v.tile.smem_bytes) << v.name;
   }
-  KernelDesc seed = kernel_from_variant(*find_variant("k4_seed_f32acc"));
+  KernelDesc seed = kernel_from_variant(*find_variant("seed_f16_128x128x32_s3"));
   EXPECT_EQ(seed.extra_smem, 0);
   EXPECT_EQ(seed.pipeline, PipelineKind::cp_async_ring);
   EXPECT_EQ(seed.mma, MmaKind::mma_sync);
@@ -277,7 +277,7 @@ TEST(PlannerRegistry, RankingRunsTheRegistryAndGivesEachRejectionAReason) {
   size_t total = r.ranked.size() + r.rejected.size();
   EXPECT_EQ(total, variants().size());
   bool seed = false;
-  for (auto& x : r.ranked) seed |= x.v->name == "k4_seed_f32acc";
+  for (auto& x : r.ranked) seed |= x.v->name == "seed_f16_128x128x32_s3";
   EXPECT_TRUE(seed);
   for (size_t i = 1; i < r.ranked.size(); ++i) EXPECT_LE(r.ranked[i - 1].waves.waves, r.ranked[i].waves.waves);
   for (auto& x : r.rejected) EXPECT_FALSE(x.second.empty()) << x.first->name;
@@ -289,7 +289,7 @@ TEST(PlannerRegistry, RankingRunsTheRegistryAndGivesEachRejectionAReason) {
   Ranking odd = rank_variants(arch("h200"), 100, 256, 256, nullptr, nullptr);
   bool said = false;
   for (auto& x : odd.rejected)
-    if (x.first->name == "k4_seed_f32acc") said = x.second.find("M=100") != std::string::npos;
+    if (x.first->name == "seed_f16_128x128x32_s3") said = x.second.find("M=100") != std::string::npos;
   EXPECT_TRUE(said);
 }
 
@@ -329,7 +329,7 @@ TEST(PlannerRegisters, ResUsageTextPicksTheCubinThatWouldRun) {
 TEST(PlannerCli, DefaultPlanIsTheSeedKernel) {
   CliRun r = cli("plan --arch a100");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("k4_seed_f32acc"), std::string::npos);
+  EXPECT_NE(r.out.find("seed_f16_128x128x32_s3"), std::string::npos);
   EXPECT_NE(r.out.find("48 KB"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Minimum stages"), std::string::npos);
 }
@@ -367,8 +367,8 @@ TEST(PlannerCli, BadInputIsExitCode2WithAMessage) {
       {"plan --t-copy 0", "positive"},
       {"plan --regs 300", "1..255"},
       {"plan --kernel nope", "unknown kernel"},
-      {"plan --kernel cublas_f32acc", "nothing to plan"},
-      {"plan --kernel k4_seed_f32acc --tile 64x64x32", "exclude"},
+      {"plan --kernel cublas_f16", "nothing to plan"},
+      {"plan --kernel seed_f16_128x128x32_s3 --tile 64x64x32", "exclude"},
       {"plan --tile 128x128x32 --family nope", "unknown --family"},
       {"plan --tile 128x128x32 --mma wgmma --arch a100", "sm_90a"},
   };

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <random>
 
-#include "pipegemm/host_types.hpp"
-#include "pipegemm/reference.hpp"
+#include "pipegemm_tools/host_types.hpp"
+#include "pipegemm_tools/reference.hpp"
 
 using namespace pipegemm;
 

@@ -10,8 +10,8 @@ TEST(Registry, EntryZeroIsCublasWithFp16AndFp32Compute) {
   const auto& vs = variants();
   ASSERT_GE(vs.size(), 2u);
   EXPECT_EQ(vs[0].family, "cublas");
-  const Variant* f16 = find_variant("cublas_f16acc");
-  const Variant* f32 = find_variant("cublas_f32acc");
+  const Variant* f16 = find_variant("cublas_f16_f16acc");
+  const Variant* f32 = find_variant("cublas_f16");
   ASSERT_TRUE(f16 && f32);
   EXPECT_EQ(f16->acc_type, DType::f16);
   EXPECT_EQ(f32->acc_type, DType::f32);
@@ -25,14 +25,14 @@ TEST(Registry, NamesAreUniqueAndEveryVariantHasALauncher) {
     EXPECT_NE(v.launch, nullptr) << v.name;
     if (!v.is_peer()) {
       EXPECT_NE(v.occupancy, nullptr) << v.name;
-      EXPECT_FALSE(v.sass.symbol.empty()) << v.name;
+      EXPECT_FALSE(v.symbol.empty()) << v.name;
       EXPECT_GT(v.tile.threads, 0) << v.name;
     }
   }
 }
 
 TEST(Registry, SeedKernelMatchesSeed000Config) {
-  for (const char* name : {"k4_seed_f16acc", "k4_seed_f32acc"}) {
+  for (const char* name : {"seed_f16_f16acc_128x128x32_s3", "seed_f16_128x128x32_s3"}) {
     const Variant* v = find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     EXPECT_EQ(v->tile.bm, 128); EXPECT_EQ(v->tile.bn, 128); EXPECT_EQ(v->tile.bk, 32);
@@ -40,8 +40,8 @@ TEST(Registry, SeedKernelMatchesSeed000Config) {
     EXPECT_EQ(v->tile.threads, 128);
     EXPECT_EQ(v->tile.smem_bytes, 49152);  // seed 000 section 2.2
   }
-  EXPECT_EQ(find_variant("k4_seed_f16acc")->acc_type, DType::f16);
-  EXPECT_EQ(find_variant("k4_seed_f32acc")->acc_type, DType::f32);
+  EXPECT_EQ(find_variant("seed_f16_f16acc_128x128x32_s3")->acc_type, DType::f16);
+  EXPECT_EQ(find_variant("seed_f16_128x128x32_s3")->acc_type, DType::f32);
 }
 
 static Problem seed_problem(int64_t m, int64_t n, int64_t k, DType acc = DType::f16) {
@@ -53,7 +53,7 @@ static Problem seed_problem(int64_t m, int64_t n, int64_t k, DType acc = DType::
 }
 
 TEST(ShapeChecks, SeedKernelRefusesShapesOffTheTileWithTheRuleNamed) {
-  const Variant& v = *find_variant("k4_seed_f16acc");
+  const Variant& v = *find_variant("seed_f16_f16acc_128x128x32_s3");
   EXPECT_TRUE(check_variant(v, seed_problem(81920, 256, 256), 90).ok());
   Status s = check_variant(v, seed_problem(100, 256, 256), 90);
   EXPECT_EQ(s.code, StatusCode::not_supported);
@@ -65,7 +65,7 @@ TEST(ShapeChecks, SeedKernelRefusesShapesOffTheTileWithTheRuleNamed) {
 }
 
 TEST(ShapeChecks, NonPositiveSizesAndShortStridesAreInvalid) {
-  const Variant& v = *find_variant("k4_seed_f16acc");
+  const Variant& v = *find_variant("seed_f16_f16acc_128x128x32_s3");
   for (auto p : {seed_problem(0, 128, 128), seed_problem(128, -1, 128), seed_problem(128, 128, 0)}) {
     Status s = check_variant(v, p, 90);
     EXPECT_EQ(s.code, StatusCode::invalid_argument) << s.message;
@@ -85,7 +85,7 @@ TEST(ShapeChecks, NonPositiveSizesAndShortStridesAreInvalid) {
 }
 
 TEST(ShapeChecks, MisalignedPointersOldGpusAndWrongTypesAreRefused) {
-  const Variant& v = *find_variant("k4_seed_f16acc");
+  const Variant& v = *find_variant("seed_f16_f16acc_128x128x32_s3");
   Problem p = seed_problem(128, 128, 128);
   alignas(16) static char buf[64];
   Status s = check_variant(v, p, 90, buf + 2, buf, buf);

@@ -2,6 +2,8 @@
 // overlap rule on real kernels and on small hand-written loops that isolate one case each, and
 // `pipegemm sass` as a user meets it (needs cuobjdump; skipped with the reason without it).
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <sys/wait.h>
 
 #include <array>
@@ -14,7 +16,7 @@
 
 #include "cli_runner.hpp"
 #include "pipegemm/registry.hpp"
-#include "pipegemm/sass.hpp"
+#include "pipegemm_tools/sass.hpp"
 
 using namespace pipegemm;
 using namespace pipegemm::sass;
@@ -70,8 +72,19 @@ Function make_fn(const std::vector<std::string>& lines, const std::string& arch 
   return f;
 }
 
+Expect expect(std::vector<std::string> loads, std::vector<std::string> mmas, bool overlap, int per_k_tile,
+              bool warp_specialized = false) {
+  Expect e;
+  e.load_ops = std::move(loads);
+  e.mma_ops = std::move(mmas);
+  e.expect_overlap = overlap;
+  e.mma_per_k_tile = per_k_tile;
+  e.warp_specialized = warp_specialized;
+  return e;
+}
+
 Expect hmma(int per_k_tile = 0, bool overlap = true, const char* loads = "LDGSTS") {
-  return expect_from(SassExpect{"synthetic", loads, "HMMA", overlap, per_k_tile});
+  return expect({loads}, {"HMMA"}, overlap, per_k_tile);
 }
 
 const Check& check(const Verdict& v, const std::string& name) {
@@ -164,14 +177,14 @@ TEST(SassParser, SymbolGlobTellsInstantiationsApart) {
 // ----- the rule on real kernels ---------------------------------------------------------------
 
 TEST(SassCheck, SeedKernelOverlapIsProvenOnBothArchs) {
-  const Variant* seed = find_variant("k4_seed_f16acc");
+  const Variant* seed = find_variant("seed_f16_f16acc_128x128x32_s3");
   ASSERT_NE(seed, nullptr);
-  EXPECT_EQ(seed->sass.mma_per_k_tile, 64);  // 128*128*32 / (4 warps * 16*8*16)
+  EXPECT_EQ(expect_for(*seed).mma_per_k_tile, 64);  // 128*128*32 / (4 warps * 16*8*16)
   for (const char* file : {"seed_f16acc.sm_80.sass", "seed_f16acc.sm_90a.sass"}) {
     Listing l = parse_file(file);
     const Function& f = l.functions.at(0);
-    EXPECT_TRUE(symbol_matches(f.name, seed->sass.symbol)) << file;
-    Verdict v = check_function(f, expect_from(seed->sass));
+    EXPECT_TRUE(symbol_matches(f.name, seed->symbol)) << file;
+    Verdict v = check_function(f, expect_for(*seed));
     EXPECT_TRUE(v.pass) << format_verdict(v);
     EXPECT_TRUE(v.overlap) << file;
     EXPECT_EQ(v.mma_in_loop, 64) << file;
@@ -191,7 +204,7 @@ TEST(SassCheck, SeedKernelOverlapIsProvenOnBothArchs) {
     }
     EXPECT_GE(v.gate.addr, 0) << file;  // DEPBAR.LE SB0, 0x1 / BAR.SYNC
   }
-  Verdict v80 = check_function(parse_file("seed_f16acc.sm_80.sass").functions.at(0), expect_from(seed->sass));
+  Verdict v80 = check_function(parse_file("seed_f16acc.sm_80.sass").functions.at(0), expect_for(*seed));
   EXPECT_EQ(v80.loop_begin, 0x1410u);
   EXPECT_EQ(v80.loop_end, 0x1bd0u);
   EXPECT_EQ(v80.gate.text, "DEPBAR.LE SB0, 0x1");  // the cp_async_wait<STAGES-2>, then BAR.SYNC
@@ -351,7 +364,7 @@ TEST(SassRule, SerializedWgmmaIsCaught) {
                                    "HGMMA.64x128x16.F32 R24, gdesc[UR8], R24, gsb0", "WARPGROUP.DEPBAR.LE gsb0, 0x0",
                                    "HGMMA.64x128x16.F32 R24, gdesc[UR12], R24, gsb0", "WARPGROUP.DEPBAR.LE gsb0, 0x0",
                                    "UTMALDG.2D [UR16], [UR20]", "@P1 BRA L0", "EXIT"};
-  Expect e = expect_from(SassExpect{"synthetic", "UTMALDG", "HGMMA", true, 0});
+  Expect e = expect({"UTMALDG"}, {"HGMMA"}, true, 0);
   Verdict v = check_function(make_fn(loop, "sm_90a"), e);
   EXPECT_FALSE(check(v, "wgmma").ok) << format_verdict(v);
   EXPECT_FALSE(v.pass);
@@ -371,22 +384,28 @@ TEST(SassRule, WarpSpecializedProducerAndConsumerLoops) {
       "SYNCS.PHASECHK.TRANS64.TRYWAIT P1, [UR4], R3",  // 7: consumer loop
       "WARPGROUP.ARRIVE", "HGMMA.64x128x16.F32 R24, gdesc[UR8], R24", "HGMMA.64x128x16.F32 R24, gdesc[UR12], R24, gsb0",
       "WARPGROUP.DEPBAR.LE gsb0, 0x0", "SYNCS.ARRIVE.TRANS64.A1T0 RZ, [UR4+0x20], RZ", "@P2 BRA L7", "EXIT"};
-  SassExpect s{"synthetic", "UTMALDG", "HGMMA", true, 2, true};
-  Verdict v = check_function(make_fn(code, "sm_90a"), expect_from(s));
+  const Expect s = expect({"UTMALDG"}, {"HGMMA"}, true, 2, true);
+  Verdict v = check_function(make_fn(code, "sm_90a"), s);
   EXPECT_TRUE(v.pass) << format_verdict(v);
   EXPECT_EQ(v.load.text, "UTMALDG.2D [UR8], [UR12]");
   // A CTA barrier inside the consumer loop serializes producer and consumers again.
   code[11] = "BAR.SYNC.DEFER_BLOCKING 0x0";
-  Verdict w = check_function(make_fn(code, "sm_90a"), expect_from(s));
+  Verdict w = check_function(make_fn(code, "sm_90a"), s);
   EXPECT_FALSE(w.pass) << format_verdict(w);
 }
 
-TEST(SassRule, EveryRegisteredExpectationNamesKnownInstructions) {
+TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {
+  const std::vector<std::string> loads = {"LDGSTS", "LDG", "UTMALDG"}, mmas = {"HMMA", "IMMA", "HGMMA", "FFMA"};
   for (const Variant& v : variants()) {
     if (v.is_peer()) continue;
-    EXPECT_EQ(validate(v.sass), "") << v.name;
-    EXPECT_FALSE(v.sass.symbol.empty()) << v.name;
-    EXPECT_GE(v.sass.mma_per_k_tile, 0) << v.name;
+    const Expect e = expect_for(v);
+    ASSERT_EQ(e.load_ops.size(), 1u) << v.name;  // one load instruction, named by the load path
+    ASSERT_EQ(e.mma_ops.size(), 1u) << v.name;
+    EXPECT_NE(std::find(loads.begin(), loads.end(), e.load_ops[0]), loads.end()) << v.name;
+    EXPECT_NE(std::find(mmas.begin(), mmas.end(), e.mma_ops[0]), mmas.end()) << v.name;
+    EXPECT_FALSE(v.symbol.empty()) << v.name;
+    EXPECT_GT(e.mma_per_k_tile, 0) << v.name;
+    EXPECT_EQ(e.warp_specialized, v.mech.warp_specialized) << v.name;
   }
 }
 
@@ -412,7 +431,7 @@ std::string fixture(const char* arch) { return std::string(PIPEGEMM_SASS_FIXTURE
 // here the seed kernels, both archs, through the same path.
 TEST(SassCli, ProvesTheSeedKernelsOnBothArchsAsJson) {
   NEED_CUOBJDUMP();
-  CliOut r = cli("--kernel k4_seed_f16acc --kernel k4_seed_f32acc --json");
+  CliOut r = cli("--kernel seed_f16_f16acc_128x128x32_s3 --kernel seed_f16_128x128x32_s3 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["failed"], 0);
@@ -421,16 +440,16 @@ TEST(SassCli, ProvesTheSeedKernelsOnBothArchsAsJson) {
     EXPECT_TRUE(v["pass"].get<bool>()) << v.dump(2);
     if (v["variant"].is_string()) seen.insert(v["variant"].get<std::string>() + "@" + v["arch"].get<std::string>());
   }
-  EXPECT_EQ(seen, (std::set<std::string>{"k4_seed_f16acc@sm_80", "k4_seed_f16acc@sm_90a", "k4_seed_f32acc@sm_80",
-                                          "k4_seed_f32acc@sm_90a"}))
+  EXPECT_EQ(seen, (std::set<std::string>{"seed_f16_f16acc_128x128x32_s3@sm_80", "seed_f16_f16acc_128x128x32_s3@sm_90a", "seed_f16_128x128x32_s3@sm_80",
+                                          "seed_f16_128x128x32_s3@sm_90a"}))
       << r.out;
 }
 
 TEST(SassCli, PrintsAReadableProofForTheSeedKernel) {
   NEED_CUOBJDUMP();
-  CliOut r = cli("--kernel k4_seed_f16acc --arch 80");
+  CliOut r = cli("--kernel seed_f16_f16acc_128x128x32_s3 --arch 80");
   ASSERT_EQ(r.code, 0) << r.out;
-  EXPECT_TRUE(has(r, "k4_seed_f16acc [sm_80]: overlap proven")) << r.out;
+  EXPECT_TRUE(has(r, "seed_f16_f16acc_128x128x32_s3 [sm_80]: overlap proven")) << r.out;
   EXPECT_TRUE(has(r, "proof (load issues")) << r.out;
   EXPECT_TRUE(has(r, "    loop  /*")) << r.out;  // the back edge that closes the K loop
   EXPECT_TRUE(has(r, "LDGSTS")) << r.out;
@@ -467,7 +486,7 @@ TEST(SassCli, BadInputsAreClearErrorsWithExitCode2) {
   r = cli(fixture("sm_80") + " --arch 90a");
   EXPECT_EQ(r.code, 2);
   EXPECT_TRUE(has(r, "has no sm_90a code")) << r.out;
-  r = cli("--kernel cublas_f16acc");
+  r = cli("--kernel cublas_f16_f16acc");
   EXPECT_EQ(r.code, 2);
 }
 

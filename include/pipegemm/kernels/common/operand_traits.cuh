@@ -9,6 +9,8 @@
 
 #include <cute/tensor.hpp>
 
+#include "pipegemm/mechanism.hpp"
+
 #include <cstdint>
 #include <type_traits>
 
@@ -32,6 +34,7 @@ struct OperandTraits {
   using TD = TD_;
   using MmaOp = typename MmaOpFor<TA, TAcc>::Op;
   static constexpr bool kTensorCore = !std::is_same_v<TA, float>;
+  static constexpr MmaKind kMma = kTensorCore ? MmaKind::mma_sync : MmaKind::ffma;
   // K of one MMA instruction = the k_block width.
   static constexpr int kMmaK = kTensorCore ? int(size<2>(typename MMA_Traits<MmaOp>::Shape_MNK{})) : 1;
   // One 128-bit vector of A/B elements: the unit of every global -> shared copy, and so the

@@ -45,6 +45,27 @@ struct SmemTileConfig {
   static constexpr int kRingBytes = int((cosize(SmemLayoutA{}) + cosize(SmemLayoutB{})) * sizeof(TA));
   static constexpr int kSmemBytes = kRingBytes;
 
+  // What every smem rung shares (mma_k_tile: ldmatrix with next-k_block prefetch, A-reusing
+  // order on tensor cores; 16-byte G2S vectors); each rung adds its load path, pipeline, order
+  // and epilogue.
+  static constexpr Mechanism smem_mechanism(LoadPath load, PipelineKind pipeline, TileOrder order,
+                                            EpilogueKind epilogue, int raster_group = 0) {
+    Mechanism m;
+    m.load = load;
+    m.mma = Ops::kMma;
+    m.pipeline = pipeline;
+    m.order = order;
+    m.epilogue = epilogue;
+    m.load_bytes = 16;
+    m.ldmatrix = Ops::kTensorCore;
+    m.s2r_prefetch = true;
+    m.a_reuse = Ops::kTensorCore;
+    m.raster_group = raster_group;
+    m.warps_m = Ops::kTensorCore ? WM_ : 0;
+    m.warps_n = Ops::kTensorCore ? WN_ : 0;
+    return m;
+  }
+
   static_assert(BK % Ops::kVec == 0 && kNumThreads % (BK / Ops::kVec) == 0,
                 "a k_tile row is whole 16-byte vectors spread over whole threads");
   static_assert((BM * BK / Ops::kVec) % kNumThreads == 0 && (BN * BK / Ops::kVec) % kNumThreads == 0,

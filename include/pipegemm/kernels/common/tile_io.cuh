@@ -1,9 +1,9 @@
 // Predicated tile movement shared by the ladder: global -> shared (cp.async with zero fill, or
 // LDG into registers then STS), global -> registers element by element (k0), the two
 // epilogues (direct register -> global, and staged through shared memory for 128-bit coalesced
-// stores), and the swizzled CTA order. Edges are handled here, by predicates computed from
-// identity tensors, never by padding in memory: an element outside (M,N,K) is read as zero and
-// never written.
+// stores); the swizzled CTA order is pipeline/tile_scheduler.cuh. Edges are handled here, by
+// predicates computed from identity tensors, never by padding in memory: an element outside
+// (M,N,K) is read as zero and never written.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -128,17 +128,6 @@ CUTE_DEVICE void epilogue_smem(ThrMma const& thr_mma, TAcc const& tCrD, TD* smem
       for (int j = 0; j < kVecD && c + j < n_limit; ++j) g[j] = s[j];
     }
   }
-}
-
-// Swizzled CTA order for L2 reuse: linear block ids walk GROUP row tiles (M) per column tile
-// (N) before moving right, so CTAs resident together share GROUP A panels and few B panels.
-struct TileCoord { int m, n; };
-CUTE_HOST_DEVICE TileCoord raster_tile(int pid, int num_m, int num_n, int group) {
-  const int per_group = group * num_n;
-  const int first_m = (pid / per_group) * group;
-  const int rows = min(num_m - first_m, group);
-  const int in_group = pid % per_group;
-  return {first_m + in_group % rows, in_group / rows};
 }
 
 }  // namespace pipegemm::kernels::common

@@ -10,6 +10,7 @@
 #include <cute/tensor.hpp>
 
 #include "pipegemm/kernels/common/tile_io.cuh"
+#include "pipegemm/mechanism.hpp"
 
 namespace pipegemm::kernels::k0 {
 
@@ -27,6 +28,18 @@ struct SimpleConfig {
   using TiledMma = typename Ops::template TiledMma<WM_, WN_>;
   static constexpr int kNumThreads = int(size(TiledMma{}));
   static constexpr int kSmemBytes = 0;
+  static constexpr Mechanism kMechanism = [] {
+    Mechanism m;
+    m.load = LoadPath::ldg;
+    m.mma = Ops::kMma;
+    m.pipeline = PipelineKind::none;
+    m.order = TileOrder::rows_by_cols;
+    m.epilogue = EpilogueKind::direct;
+    m.load_bytes = int(sizeof(TA));  // one element per load: any alignment
+    m.warps_m = Ops::kTensorCore ? WM_ : 0;
+    m.warps_n = Ops::kTensorCore ? WN_ : 0;
+    return m;
+  }();
   static_assert(BK % Ops::kMmaK == 0, "a k_tile is whole k_blocks");
   static_assert(BM % size<0>(typename TiledMma::AtomShape_MNK{}) == 0, "BM covers whole MMAs");
 };

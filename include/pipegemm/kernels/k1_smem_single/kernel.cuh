@@ -16,7 +16,10 @@ namespace pipegemm::kernels::k1 {
 using namespace cute;
 
 template <class Ops, int BM, int BN, int BK, int WM, int WN, class Name>
-struct SingleBufferConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/1, WM, WN, Name> {};
+struct SingleBufferConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/1, WM, WN, Name> {
+  static constexpr Mechanism kMechanism = SingleBufferConfig::smem_mechanism(
+      LoadPath::cp_async, PipelineKind::single, TileOrder::rows_by_cols, EpilogueKind::direct);
+};
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads)

@@ -17,7 +17,10 @@ namespace pipegemm::kernels::k2 {
 using namespace cute;
 
 template <class Ops, int BM, int BN, int BK, int WM, int WN, class Name>
-struct DoubleBufferLdgConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/2, WM, WN, Name> {};
+struct DoubleBufferLdgConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/2, WM, WN, Name> {
+  static constexpr Mechanism kMechanism = DoubleBufferLdgConfig::smem_mechanism(
+      LoadPath::ldg, PipelineKind::ldg_register, TileOrder::rows_by_cols, EpilogueKind::direct);
+};
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads)

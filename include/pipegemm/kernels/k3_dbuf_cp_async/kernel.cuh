@@ -16,7 +16,10 @@ namespace pipegemm::kernels::k3 {
 using namespace cute;
 
 template <class Ops, int BM, int BN, int BK, int WM, int WN, class Name>
-struct DoubleBufferCpAsyncConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/2, WM, WN, Name> {};
+struct DoubleBufferCpAsyncConfig : common::SmemTileConfig<Ops, BM, BN, BK, /*STAGES=*/2, WM, WN, Name> {
+  static constexpr Mechanism kMechanism = DoubleBufferCpAsyncConfig::smem_mechanism(
+      LoadPath::cp_async, PipelineKind::cp_async_ring, TileOrder::rows_by_cols, EpilogueKind::direct);
+};
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads)

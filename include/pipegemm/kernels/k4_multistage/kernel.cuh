@@ -18,6 +18,7 @@
 
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "pipegemm/pipeline/ring_state.cuh"
+#include "pipegemm/pipeline/tile_scheduler.cuh"
 
 namespace pipegemm::kernels::k4 {
 
@@ -35,6 +36,10 @@ struct MultistageConfig : common::SmemTileConfig<Ops, BM, BN, BK, STAGES, WM, WN
   static constexpr int kEpilogueOffset = PERSISTENT ? Base::kRingBytes : 0;
   static constexpr int kSmemBytes = PERSISTENT ? Base::kRingBytes + kEpilogueBytes
                                     : Base::kRingBytes > kEpilogueBytes ? Base::kRingBytes : kEpilogueBytes;
+  static constexpr Mechanism kMechanism =
+      Base::smem_mechanism(LoadPath::cp_async, PipelineKind::cp_async_ring,
+                           PERSISTENT ? TileOrder::persistent : TileOrder::swizzled, EpilogueKind::smem_staged,
+                           RASTER_GROUP);
   static_assert(STAGES >= 2 && STAGES <= 8, "a ring of 2..8 slots (cp_async_wait<STAGES-2>)");
   static_assert(RASTER_GROUP >= 1, "at least one row tile per group");
   static_assert(kSmemBytes <= common::kSmemPerBlockOptin, "ring and epilogue tile must fit the smem opt-in");
@@ -56,7 +61,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   const int my_tiles =
       Cfg::kPersistent ? (num_m * num_n - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x) : 1;
   auto tile_of = [&](int local) {
-    return common::raster_tile(int(blockIdx.x) + local * int(gridDim.x), num_m, num_n, Cfg::kRasterGroup);
+    return pipeline::raster_tile(int(blockIdx.x) + local * int(gridDim.x), num_m, num_n, Cfg::kRasterGroup);
   };
 
   // Views of tile (0,0); tile (m,n)'s are the same shifted by m*BM rows of A, n*BN rows of B.
@@ -80,7 +85,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   // cp.async group per call (empty past this CTA's last k_tile, so the group count that
   // cp_async_wait<STAGES-2> relies on stays one per k_tile).
   int fetch_local = 0, fetch_k = 0;
-  common::TileCoord fetch_tile = tile_of(0);
+  pipeline::TileCoord fetch_tile = tile_of(0);
   auto fetch_k_tile = [&]() {
     if (fetch_local < my_tiles) {
       common::g2s_cp_async_k_tile(g2s_atom, g2s, fetch_k, smem_write.index, M - fetch_tile.m * BM,
@@ -110,7 +115,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
 
 #pragma unroll 1
   for (int local = 0; local < my_tiles; ++local) {
-    const common::TileCoord tile = tile_of(local);
+    const pipeline::TileCoord tile = tile_of(local);
     // ===== MAINLOOP ===================================================================
     // Three streams overlap: the cp.async group of k_tile+STAGES-1 (issued at k_block 0)
     // flies under this k_tile's MMAs; the ldmatrix of k_block+1 is issued before k_block's

@@ -13,6 +13,7 @@
 
 #include <cute/tensor.hpp>
 
+#include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
 
 namespace pipegemm::kernels::k4_seed {
@@ -27,6 +28,21 @@ struct SeedConfig {
   static constexpr int BN = 128;
   static constexpr int BK = 32;
   static constexpr int STAGES = 3;
+  // The seed as written: cp.async ring, ldmatrix with next-k_block prefetch, CuTe's MMA order,
+  // 2x2 warps, register -> global epilogue, 2-D grid.
+  static constexpr Mechanism kMechanism = [] {
+    Mechanism m;
+    m.load = LoadPath::cp_async;
+    m.mma = MmaKind::mma_sync;
+    m.pipeline = PipelineKind::cp_async_ring;
+    m.order = TileOrder::rows_by_cols;
+    m.epilogue = EpilogueKind::direct;
+    m.load_bytes = 16;
+    m.ldmatrix = true;
+    m.s2r_prefetch = true;
+    m.warps_m = m.warps_n = 2;
+    return m;
+  }();
 
   // 8 rows x BK, row-major, swizzled: 8 rows = one Swizzle<3,3,3> period = one ldmatrix 8x8
   // footprint; 2^3 = 8 halves = one 128-bit vector. No bank conflicts for G2S or S2R.

@@ -20,6 +20,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -32,9 +33,23 @@
 #include "pipegemm/arch/tma.cuh"
 #include "pipegemm/arch/wgmma.cuh"
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
+#include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
+#include "pipegemm/pipeline/tile_scheduler.cuh"
 
 namespace pipegemm::kernels::k5 {
+
+// The CTA's shared memory, in this order. alignas(1024): the 128-byte swizzle repeats every 8
+// rows of 128 bytes, so each ring, the chunk buffers, and (by the sizes K5Config asserts) every
+// slot and buffer inside them start on a swizzle period -- wgmma descriptor base offset 0.
+template <class TA, int BM, int BN, int BK, int STAGES, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES>
+struct K5Smem {
+  alignas(1024) TA a[STAGES][BM * BK];                          // (BM,BK,STAGES), 128B-swizzled K-major
+  alignas(1024) TA b[STAGES][BN * BK];                          // (BN,BK,STAGES), 128B-swizzled K-major
+  alignas(1024) uint8_t d[CONSUMERS][EPI_BUFS][EPI_BUF_BYTES];  // (64,128 B, kEpiBufs, kConsumers)
+  uint64_t full[STAGES];                                        // mbarriers: slot landed
+  uint64_t empty[STAGES];                                       // mbarriers: slot released
+};
 
 // The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B);
 // TOut: TIn or float (D). EPI_BUFS: epilogue chunk buffers per consumer warpgroup -- 2 lets a
@@ -68,13 +83,26 @@ struct K5Config {
   static constexpr int kEpiBufs = EPI_BUFS_;
   static constexpr bool kDeferredStore = DEFERRED_STORE_;
 
-  // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers],
-  // 1024-byte aligned (the 128-byte swizzle repeats every 8 rows of 128 bytes).
-  static constexpr int kOffA = 0;
-  static constexpr int kOffB = kOffA + STAGES * kStageBytesA;
-  static constexpr int kOffD = kOffB + STAGES * kStageBytesB;
-  static constexpr int kOffBar = kOffD + kConsumers * kEpiBufs * kEpiBufBytes;
-  static constexpr int kSmemBytes = 1024 /* base alignment slack */ + kOffBar + 2 * STAGES * 8;
+  // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers]. The CTA
+  // asks for the bytes up to the last barrier, not sizeof(Smem), which alignas rounds up to a
+  // multiple of 1024 with a tail nothing touches; the slack re-aligns the dynamic smem base.
+  using Smem = K5Smem<TA, BM, BN, BK, STAGES, kConsumers, kEpiBufs, kEpiBufBytes>;
+  static constexpr int kSmemUsedBytes = int(offsetof(Smem, empty) + sizeof(Smem::empty));
+  static constexpr int kSmemBytes = 1024 /* base alignment slack */ + kSmemUsedBytes;
+
+  // TMA loads into a full/empty mbarrier ring, one producer and kConsumers wgmma warpgroups,
+  // persistent CTAs in the banded tile order, stmatrix + TMA-store epilogue.
+  static constexpr Mechanism kMechanism = [] {
+    Mechanism m;
+    m.load = LoadPath::tma;
+    m.mma = MmaKind::wgmma;
+    m.pipeline = PipelineKind::mbarrier_ring;
+    m.order = TileOrder::persistent;
+    m.epilogue = EpilogueKind::stmatrix_tma;
+    m.warp_specialized = true;
+    m.consumers = kConsumers;
+    return m;
+  }();
 
   static constexpr int kProducerRegs = 40;   // one thread issues TMA; the rest idle
   static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
@@ -85,31 +113,17 @@ struct K5Config {
   static_assert(BN / 2 <= 256 && BM <= 256, "a TMA box has at most 256 rows");
   static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0,
                 "every wgmma operand tile starts on a 1024-byte swizzle boundary (descriptor base offset 0)");
+  static_assert(sizeof(Smem::a[0]) == kStageBytesA && sizeof(Smem::b[0]) == kStageBytesB &&
+                    sizeof(Smem::d[0][0]) == kEpiBufBytes,
+                "a slot is one TMA box of A / of B (expect_tx counts kStageBytes); a chunk buffer one D box");
+  static_assert(offsetof(Smem, full) == STAGES * kStageBytes + kConsumers * kEpiBufs * kEpiBufBytes &&
+                    offsetof(Smem, empty) == offsetof(Smem, full) + STAGES * sizeof(uint64_t),
+                "no padding between the members: kSmemBytes counts exactly the rings, buffers and barriers");
   static_assert(kEpiBufs >= 2 && kEpiChunks % kEpiBufs == 0, "chunk index mod kEpiBufs picks the buffer, the same one every tile");
   static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
   static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file of one SM");
   static_assert(kSmemBytes <= 227 * 1024, "H100/H200: at most 227 KB of dynamic smem per CTA");
-};
-
-// Persistent tile order. Work unit = cluster_m vertically adjacent (BM,BN) tiles sharing one
-// B tile. Units are walked in bands of `group` units along M: down a band's column, then to
-// the next column, so the CTAs running at once touch a compact block of A rows and B columns.
-struct TileScheduler {
-  int m_units, n_tiles, group, total;
-
-  __device__ TileScheduler(int m_tiles, int n_tiles_, int cluster_m, int group_)
-      : m_units((m_tiles + cluster_m - 1) / cluster_m), n_tiles(n_tiles_), group(group_) {
-    total = m_units * n_tiles;
-  }
-  __device__ void coords(int unit, int* m_unit, int* n_tile) const {
-    const int per_band = group * n_tiles;
-    const int band = unit / per_band;
-    const int in_band = unit - band * per_band;
-    const int rows = min(group, m_units - band * group);
-    *m_unit = band * group + in_band % rows;
-    *n_tile = in_band / rows;
-  }
 };
 
 template <class T>
@@ -236,12 +250,15 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   using State = typename Pipeline::State;
 
   extern __shared__ uint8_t smem_raw[];
-  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-  TA* sA = reinterpret_cast<TA*>(smem + Cfg::kOffA);        // (BM,BK,STAGES), 128B-swizzled K-major
-  TA* sB = reinterpret_cast<TA*>(smem + Cfg::kOffB);        // (BN,BK,STAGES), 128B-swizzled K-major
-  uint8_t* sD = smem + Cfg::kOffD;                          // (64,128 B, kEpiBufs, kConsumers)
-  uint64_t* bars = reinterpret_cast<uint64_t*>(smem + Cfg::kOffBar);
-  const Pipeline pipe{bars, bars + STAGES, cluster_m};
+  auto& smem =
+      *reinterpret_cast<typename Cfg::Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  TA* sA = &smem.a[0][0];          // (BM,BK,STAGES), 128B-swizzled K-major
+  TA* sB = &smem.b[0][0];          // (BN,BK,STAGES), 128B-swizzled K-major
+  // (64,128 B, kEpiBufs, kConsumers). By byte offset: from &smem.d[0][0][0] NVVM folds each
+  // chunk's address into other integer ops (same addresses, different and in the fp32-D
+  // kernels longer SASS); the offset keeps the code of the hand-placed layout.
+  uint8_t* sD = reinterpret_cast<uint8_t*>(&smem) + offsetof(typename Cfg::Smem, d);
+  const Pipeline pipe{smem.full, smem.empty, cluster_m};
 
   const int wg = threadIdx.x / 128;
   const int tid_wg = threadIdx.x % 128;
@@ -252,7 +269,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   const int m_tiles = (M + BM - 1) / BM;
   const int n_tiles = (N + BN - 1) / BN;
   const int k_tiles = (K + BK - 1) / BK;  // the last one may be partial: TMA fills zeros
-  const TileScheduler sched(m_tiles, n_tiles, cluster_m, raster_group);
+  const pipeline::TileScheduler sched(m_tiles, n_tiles, cluster_m, raster_group);  // units of cluster_m tiles
 
   // ============================== PROLOGUE ==============================
   // Barrier init by one thread, published to the copy engine and the peer CTA, then the roles
@@ -278,10 +295,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const int b_rows = BN / cluster_m;  // rows of B this CTA loads (and multicasts)
       const uint16_t mask = uint16_t((1u << cluster_m) - 1);
       for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
-        int mu, nt;
-        sched.coords(unit, &mu, &nt);
-        const int m0 = (mu * cluster_m + int(cta_rank)) * BM;
-        const int n0 = nt * BN;
+        const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
+        const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
+        const int n0 = u.n * BN;
         for (int kt = 0; kt < k_tiles; ++kt) {
           pipe.producer_acquire(w);
           uint64_t* full = pipe.full_barrier(w);
@@ -322,10 +338,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     };
 
     for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
-      int mu, nt;
-      sched.coords(unit, &mu, &nt);
-      const int m0 = (mu * cluster_m + int(cta_rank)) * BM;
-      const int n0 = nt * BN;
+      const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
+      const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
+      const int n0 = u.n * BN;
 
       // ============================== MAINLOOP ==============================
       // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one

@@ -1,0 +1,223 @@
+// cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace and the heuristic's
+// top candidates (up to 8). Each candidate is timed on the first use of a problem (shape, types,
+// layouts, leading dimensions, pointer alignment) and the fastest is kept, so the peer is the
+// best cuBLAS can do on that problem, not its first guess. Reduced-precision split-K reductions
+// (partials in the output type) are not allowed: the peer is also an accuracy yardstick (its
+// bf16 cublasGemmEx sibling failed the bf16 tolerance that way on 1000x1001x1000).
+//
+// Not for concurrent streams: one workspace per device, shared by every call.
+#include <cublasLt.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "pipegemm/detail/cuda_status.hpp"
+#include "pipegemm/registry.hpp"
+#include "registry/table.hpp"
+
+namespace pipegemm::detail {
+namespace {
+
+constexpr size_t kWorkspaceBytes = size_t(32) << 20;
+constexpr int kCandidates = 8;
+
+cudaDataType_t lt_type(DType t) {
+  switch (t) {
+    case DType::f16: return CUDA_R_16F;
+    case DType::bf16: return CUDA_R_16BF;
+    case DType::f32: return CUDA_R_32F;
+    case DType::i8: return CUDA_R_8I;
+    case DType::i32: return CUDA_R_32I;
+  }
+  return CUDA_R_32F;
+}
+
+Status lt_status(cublasStatus_t st, const char* what) {
+  if (st == CUBLAS_STATUS_SUCCESS) return Status::success();
+  return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cublasGetStatusString(st));
+}
+
+// The largest power of two (<= 256) that divides the address: what the heuristic may assume.
+uint32_t alignment_of(const void* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uint32_t al = 256;
+  while (al > 1 && a % al) al /= 2;
+  return al;
+}
+
+// One device's handle and workspace (created on first use on that device).
+struct DeviceState {
+  cublasLtHandle_t handle = nullptr;
+  void* workspace = nullptr;
+};
+
+using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int,
+                       uint32_t, uint32_t, uint32_t>;
+
+struct Cache {
+  std::mutex mu;
+  std::map<int, DeviceState> devices;
+  std::map<Key, cublasLtMatmulAlgo_t> best;
+};
+Cache& cache() {
+  static Cache c;
+  return c;
+}
+
+// RAII for the descriptors of one problem.
+struct Descs {
+  cublasLtMatmulDesc_t op = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+  cublasLtMatmulPreference_t pref = nullptr;
+  ~Descs() {
+    if (pref) cublasLtMatmulPreferenceDestroy(pref);
+    if (d) cublasLtMatrixLayoutDestroy(d);
+    if (b) cublasLtMatrixLayoutDestroy(b);
+    if (a) cublasLtMatrixLayoutDestroy(a);
+    if (op) cublasLtMatmulDescDestroy(op);
+  }
+};
+
+// D (M,N) = A (M,K) * B (N,K)^T in cuBLAS's column-major terms, as cublas_peer.cpp does: a
+// row-major D is the column-major D^T = B * A^T; a column-major D is A * B^T.
+Status describe_problem(const Problem& p, const void* A, const void* B, const void* D, Descs* s,
+                        const void** first, const void** second) {
+  const bool a_kmajor = p.a_layout == Layout::RowMajor, b_kmajor = p.b_layout == Layout::RowMajor;
+  const cublasComputeType_t ct = p.acc_type == DType::f16   ? CUBLAS_COMPUTE_16F
+                                 : p.acc_type == DType::i32 ? CUBLAS_COMPUTE_32I
+                                                            : CUBLAS_COMPUTE_32F;
+  const cudaDataType_t scale = p.acc_type == DType::f16 ? CUDA_R_16F : p.acc_type == DType::i32 ? CUDA_R_32I : CUDA_R_32F;
+  Status st = lt_status(cublasLtMatmulDescCreate(&s->op, ct, scale), "cublasLtMatmulDescCreate");
+  if (!st.ok()) return st;
+  const bool row_d = p.d_layout == Layout::RowMajor;
+  // Operand X (rows x cols col-major as stored): a K-major A (M,K) is a K x M column-major matrix.
+  struct Op { DType t; bool kmajor; int64_t mn, ld; const void* ptr; };
+  const Op oa{p.a_type, a_kmajor, p.m, p.lda, A}, ob{p.b_type, b_kmajor, p.n, p.ldb, B};
+  const Op& x = row_d ? ob : oa;  // cuBLAS's "A"
+  const Op& y = row_d ? oa : ob;  // cuBLAS's "B"
+  // x must appear as (mn x K) and y as (K x mn): a K-major x is stored K x mn, so transpose it.
+  const cublasOperation_t tx = x.kmajor ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t ty = y.kmajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+  if (!(st = lt_status(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSA, &tx, sizeof tx), "TRANSA")).ok() ||
+      !(st = lt_status(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSB, &ty, sizeof ty), "TRANSB")).ok())
+    return st;
+  auto layout = [](cublasLtMatrixLayout_t* l, DType t, uint64_t rows, uint64_t cols, int64_t ld) {
+    return lt_status(cublasLtMatrixLayoutCreate(l, lt_type(t), rows, cols, ld), "cublasLtMatrixLayoutCreate");
+  };
+  const uint64_t K = uint64_t(p.k);
+  if (!(st = layout(&s->a, x.t, x.kmajor ? K : uint64_t(x.mn), x.kmajor ? uint64_t(x.mn) : K, x.ld)).ok() ||
+      !(st = layout(&s->b, y.t, y.kmajor ? K : uint64_t(y.mn), y.kmajor ? uint64_t(y.mn) : K, y.ld)).ok() ||
+      !(st = layout(&s->d, p.d_type, row_d ? uint64_t(p.n) : uint64_t(p.m), row_d ? uint64_t(p.m) : uint64_t(p.n), p.ldd)).ok())
+    return st;
+  if (!(st = lt_status(cublasLtMatmulPreferenceCreate(&s->pref), "cublasLtMatmulPreferenceCreate")).ok()) return st;
+  const uint64_t ws = kWorkspaceBytes;
+  const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_MASK & ~uint32_t(CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE);
+  const uint32_t al_a = alignment_of(x.ptr), al_b = alignment_of(y.ptr), al_d = alignment_of(D);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions, sizeof reductions);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al_a, sizeof al_a);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al_b, sizeof al_b);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al_d, sizeof al_d);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al_d, sizeof al_d);
+  *first = x.ptr;
+  *second = y.ptr;
+  return Status::success();
+}
+
+// alpha = 1, beta = 0 in the scale type.
+struct Scalars {
+  __half h1 = __float2half(1.f), h0 = __float2half(0.f);
+  float f1 = 1.f, f0 = 0.f;
+  int32_t i1 = 1, i0 = 0;
+  const void* one(DType acc) const { return acc == DType::f16 ? (const void*)&h1 : acc == DType::i32 ? (const void*)&i1 : (const void*)&f1; }
+  const void* zero(DType acc) const { return acc == DType::f16 ? (const void*)&h0 : acc == DType::i32 ? (const void*)&i0 : (const void*)&f0; }
+};
+
+Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
+  int dev = 0;
+  Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
+  if (!st.ok()) return st;
+  Cache& c = cache();
+  std::lock_guard<std::mutex> lock(c.mu);
+  DeviceState& ds = c.devices[dev];
+  if (!ds.handle) {
+    if (!(st = lt_status(cublasLtCreate(&ds.handle), "cublasLtCreate")).ok()) return st;
+    if (!(st = cuda_status(cudaMalloc(&ds.workspace, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace)")).ok()) return st;
+  }
+  Descs d;
+  const void *x = nullptr, *y = nullptr;
+  if (!(st = describe_problem(p, A, B, D, &d, &x, &y)).ok()) return st;
+  const Scalars sc;
+  const Key key{dev, p.m, p.n, p.k, p.lda, p.ldb, p.ldd, int(p.a_type), int(p.b_type), int(p.d_type), int(p.acc_type),
+                int(p.a_layout), int(p.b_layout), int(p.d_layout), alignment_of(A), alignment_of(B), alignment_of(D)};
+  auto run = [&](const cublasLtMatmulAlgo_t* algo) {
+    return cublasLtMatmul(ds.handle, d.op, sc.one(p.acc_type), x, d.a, y, d.b, sc.zero(p.acc_type), D, d.d, D, d.d,
+                          algo, ds.workspace, kWorkspaceBytes, s);
+  };
+  auto it = c.best.find(key);
+  if (it != c.best.end()) return lt_status(run(&it->second), "cublasLtMatmul");
+
+  // First use of this problem: time the heuristic's candidates on the caller's buffers.
+  cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
+  int found = 0;
+  if (!(st = lt_status(cublasLtMatmulAlgoGetHeuristic(ds.handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand,
+                                                       &found),
+                       "cublasLtMatmulAlgoGetHeuristic")).ok())
+    return st;
+  if (found == 0) return Status::error(StatusCode::not_supported, "cuBLASLt has no algorithm for this problem");
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  int best = -1;
+  float best_ms = 0;
+  for (int i = 0; i < found; ++i) {
+    if (cand[i].state != CUBLAS_STATUS_SUCCESS || run(&cand[i].algo) != CUBLAS_STATUS_SUCCESS) continue;
+    std::vector<float> t;
+    for (int r = 0; r < 5; ++r) {
+      cudaEventRecord(e0, s);
+      run(&cand[i].algo);
+      cudaEventRecord(e1, s);
+      cudaEventSynchronize(e1);
+      float ms = 0;
+      cudaEventElapsedTime(&ms, e0, e1);
+      t.push_back(ms);
+    }
+    std::sort(t.begin(), t.end());
+    if (best < 0 || t[2] < best_ms) best = i, best_ms = t[2];
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  if (best < 0) return Status::error(StatusCode::cuda_error, "no cuBLASLt candidate ran on this problem");
+  c.best.emplace(key, cand[best].algo);
+  return lt_status(run(&cand[best].algo), "cublasLtMatmul");
+}
+
+}  // namespace
+
+// The table's cuBLASLt lines (variants.def): the heuristic's best, timed, with these types.
+Variant cublaslt_peer(const char* name, DType in, DType acc, DType out) {
+  Variant v;
+  v.name = name;
+  v.family = "cublaslt";
+  v.rung = -1;
+  v.min_sm = 80;
+  v.a_type = v.b_type = in;
+  v.acc_type = acc;
+  v.d_type = out;
+  v.req.any_layout = true;
+  if (in == DType::i8) {  // IMMA: 4-byte aligned pointers and leading dimensions
+    v.req.ptr_align_bytes = 4;
+    v.req.ld_multiple = 4;
+  }
+  v.launch = &launch_cublaslt;
+  return v;
+}
+
+}  // namespace pipegemm::detail

@@ -1,0 +1,49 @@
+// The options every problem-taking subcommand shares, and the one way out: render or refuse.
+#include <iostream>
+
+#include "cli.hpp"
+
+namespace pipegemm::cli {
+
+void add_problem_options(CLI::App* app, ProblemRequest* o, const std::string& default_shape, bool with_npy) {
+  o->shape = default_shape;
+  app->add_option("-s,--shape", o->shape, "problem size MxNxK (D = A(M,K) * B(N,K)^T)")->capture_default_str();
+  app->add_option("--dtype", o->types.in, "only variants with this input type: f16, bf16, i8, f32");
+  app->add_option("--acc", o->types.acc, "only variants with this accumulation type: f16, f32, i32");
+  app->add_option("--out-dtype", o->types.out, "only variants with this output type");
+  app->add_option("--lda", o->lda, "leading dimension of A in elements (default K)");
+  app->add_option("--ldb", o->ldb, "leading dimension of B in elements (default K)");
+  app->add_option("--ldd", o->ldd, "leading dimension of D in elements (default N)");
+  if (with_npy) {
+    app->add_option("--a", o->a_npy, "A (M,K) from a .npy file (C order)");
+    app->add_option("--b", o->b_npy, "B (N,K) from a .npy file (C order)");
+    app->add_option("--out", o->d_npy, "write D (M,N) of the (single) selected variant to a .npy file");
+  }
+}
+
+void add_selection_options(CLI::App* app, Selection* s) {
+  app->add_option("-k,--kernel", s->kernels, "variant name(s) from `pipegemm list`, or 'all' / 'auto'");
+  app->add_option("--family", s->family, "only this family (e.g. k4_multistage, cublas)");
+  app->add_flag("!--no-peers", s->peers, "leave out the matching cuBLAS entries");
+}
+
+void emit(const report::Document& d, bool json) {
+  std::cout << report::render(d, json ? report::Format::json : report::Format::text) << std::flush;
+}
+
+int fail(const Status& s) {
+  switch (s.code) {
+    case StatusCode::ok: return kOk;
+    case StatusCode::invalid_argument:
+    case StatusCode::not_supported: return fail_usage(s.message);
+    case StatusCode::no_device: std::cerr << s.message << "\n"; return kNoGpu;
+    default: std::cerr << s.message << "\n"; return kFail;
+  }
+}
+
+int fail_usage(const std::string& msg) {
+  std::cerr << "pipegemm: error: " << msg << "\n";
+  return kUsage;
+}
+
+}  // namespace pipegemm::cli

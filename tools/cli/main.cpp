@@ -1,0 +1,34 @@
+// pipegemm: software-pipelined GEMM on NVIDIA tensor cores, and the tools that show why.
+#include <iostream>
+
+#include "cli.hpp"
+#include "pipegemm/device.hpp"
+
+int main(int argc, char** argv) {
+  using namespace pipegemm::cli;
+  CLI::App app{"pipegemm: software-pipelined tiled GEMM (D = A(M,K) * B(N,K)^T) and its tools.\n"
+               "With no subcommand: on a GPU, the seed experiment (verify + bench of the seed kernel on "
+               "81920x256x256 beside cuBLAS); without one, what runs on the CPU.", "pipegemm"};
+  app.require_subcommand(0, 1);
+  int rc = kOk;
+  bool json = false;
+  app.add_flag("--json", json, "machine-readable output (no-subcommand mode)");
+  add_list(app, &rc);
+  add_verify(app, &rc);
+  add_bench(app, &rc);
+  add_sass(app, &rc);
+  add_plan(app, &rc);
+  add_fuzz(app, &rc);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints the message and the usage hint
+    return kUsage;
+  }
+  if (app.get_subcommands().empty()) return seed_experiment(json);
+  return rc;
+}

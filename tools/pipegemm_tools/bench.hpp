@@ -1,0 +1,98 @@
+// Device-side verification and timing, shared by the CLI, the GPU tests and the benchmarks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pipegemm_tools/reference.hpp"
+#include "pipegemm/registry.hpp"
+
+namespace pipegemm {
+
+// Host inputs for one problem: fresh random (seeded) or loaded from .npy by the caller.
+// offset_elements > 0 puts A, B and D that many elements (of their own types) past their
+// allocations, i.e. misaligned for any vector wider than an element; A and B then hold that many
+// leading elements (random too, never read) before the matrix.
+struct HostInputs {
+  std::vector<uint8_t> A, B;  // laid out as the problem's lda/ldb/layouts say
+  uint64_t seed = 0;          // 0 when the inputs came from files
+  int64_t offset_elements = 0;
+};
+// A is the first offset + span(A) draws of one seeded stream, B those of a second; a longer
+// buffer from the same seed starts with the same elements (the fuzzer relies on it).
+HostInputs make_random_inputs(const Problem& p, uint64_t seed, int64_t offset_elements = 0);
+
+struct VerifyOutcome {
+  std::string variant;
+  Status status;            // refusal / CUDA error; ok when the kernel ran
+  CompareResult result;     // valid when status.ok()
+};
+
+// Owns the reference and one device copy of A, B, D. Each verify() poisons D (NaN for
+// floating outputs, 0x80808080 for int32), runs the variant, copies D back and compares every
+// element. The reference is computed once, on first use.
+class VerifySession {
+ public:
+  static Status create(const Problem& p, HostInputs inputs, std::unique_ptr<VerifySession>* out);
+  ~VerifySession();
+  VerifyOutcome verify(const Variant& v);
+  const Tolerance& tolerance() const { return tol_; }
+  const Problem& problem() const { return p_; }
+  const std::vector<uint8_t>& last_output() const { return d_host_; }  // D of the last verify(), from its offset on
+
+ private:
+  VerifySession() = default;
+  Problem p_;
+  HostInputs in_;
+  std::vector<double> ref_;
+  Tolerance tol_;
+  std::vector<uint8_t> d_host_;
+  void *dA_ = nullptr, *dB_ = nullptr, *dD_ = nullptr;  // the allocations (offset: the matrices start later)
+  size_t a_bytes_ = 0, b_bytes_ = 0, d_bytes_ = 0;       // whole allocations
+  size_t d_off_bytes_ = 0;                               // offset_elements of D, in bytes
+};
+
+struct BenchOptions {
+  int warmup = 10;
+  int reps = 100;          // timed launches per variant (median reported)
+  int rounds = 4;          // variants interleaved round-robin to share clock drift
+  // Device idle time before each variant's block of launches (every round): each variant then
+  // starts from the same power state. The H200 holds 700 W with its SW power cap under
+  // back-to-back 8192^3 GEMMs and lowers the SM clock (1980 -> ~1500-1650 MHz), so a variant
+  // timed right after a heavy one pays for it; 0 = back to back (sustained), the default.
+  int idle_ms = 0;
+  double l2_factor = 2.0;  // rotate input/output sets over at least this many L2 sizes
+  bool measure_copy = true;
+};
+
+struct BenchResult {
+  std::string variant;
+  Status status;
+  double ms_median = 0, ms_min = 0, ms_max = 0;
+  double tflops = 0, gbps = 0;
+  double pct_of_peer = 0;    // vs the best cuBLAS entry with the same types in the same run
+  std::string peer;
+  int samples = 0;
+};
+
+struct BenchReport {
+  Problem problem;
+  int buffer_sets = 0;
+  double set_bytes = 0;
+  double copy_gbps = 0;      // device-to-device copy, bytes read + written
+  std::vector<BenchResult> results;
+};
+
+// Times every variant on the same rotated buffers in one run. All variants must share p's A, B
+// and D types; each runs with its own accumulation type.
+Status bench_variants(const Problem& p, const std::vector<const Variant*>& vs,
+                      const BenchOptions& opt, BenchReport* out);
+
+// The cuBLAS registry entries computing the same types as v (cublasGemmEx, cuBLASLt), and the
+// first of them (nullptr if none).
+std::vector<const Variant*> peers_for(const Variant& v);
+const Variant* peer_for(const Variant& v);
+
+}  // namespace pipegemm

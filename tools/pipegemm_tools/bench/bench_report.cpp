@@ -1,0 +1,142 @@
+// `pipegemm bench` (and --ladder): the selected variants timed beside cuBLAS, same run, same
+// rotated buffers; the runs and their report.
+#include <algorithm>
+
+#include "pipegemm_tools/reports.hpp"
+
+namespace pipegemm {
+
+namespace {
+
+Status bad(std::string m) { return Status::error(StatusCode::invalid_argument, std::move(m)); }
+
+bool timing_ok(const BenchOptions& r) { return r.reps >= 1 && r.warmup >= 0 && r.idle_ms >= 0; }
+
+// --ladder (issue 5, seed 004 step 6): one variant per rung for the asked types (the first
+// registered, i.e. each rung's preferred config), then the cuBLAS peer.
+Status ladder_variants(const Types& t, std::vector<const Variant*>* vs) {
+  int max_rung = -1;
+  for (const Variant& v : variants()) max_rung = std::max(max_rung, v.rung);
+  for (int rung = 0; rung <= max_rung; ++rung)
+    for (const Variant& v : variants())
+      if (v.rung == rung && v.a_type == t.in && v.acc_type == t.acc && v.d_type == t.out) {
+        vs->push_back(&v);
+        break;
+      }
+  if (vs->empty())
+    return bad(std::string("no ladder variant computes ") + to_string(t.in) + " in, " + to_string(t.acc) + " acc, " +
+               to_string(t.out) + " out");
+  if (const Variant* peer = peer_for(*(*vs)[0])) vs->push_back(peer);
+  return {};
+}
+
+}  // namespace
+
+Status run_bench(const BenchRequest& r, BenchRuns* out) {
+  BenchRuns runs;
+  runs.run = r.run;
+  runs.ladder = r.ladder;
+  if (r.ladder && (!r.selection.kernels.empty() || !r.selection.family.empty()))
+    return bad("--ladder picks one variant per rung itself; drop --kernel / --family");
+  Status s = parse_types(r.problem.types, &runs.types);
+  std::vector<const Variant*> vs;
+  if (s.ok()) s = r.ladder ? ladder_variants(runs.types, &vs) : select_variants(r.selection, runs.types, &vs);
+  Problem p;
+  if (s.ok()) s = problem_for(r.problem, *vs[0], &p);
+  if (!s.ok()) return s;
+  if (!timing_ok(r.run)) return bad("--reps must be >= 1, --warmup and --idle-ms >= 0");
+  const DeviceInfo& dev = device_info();
+  if (!dev.present)
+    return Status::error(StatusCode::no_device, std::string("pipegemm bench") + (r.ladder ? " --ladder" : "") +
+                                                    " needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
+  runs.device = dev.name;
+  runs.sm = dev.sm;
+  runs.sm_count = dev.sm_count;
+  runs.l2_bytes = dev.l2_bytes;
+  // One timing run over one set of rotated buffers per (A, B, D) types: variants that differ only
+  // in accumulation (e.g. both cuBLAS peers) share the same buffers. The ladder is one run.
+  std::vector<std::vector<const Variant*>> groups;
+  for (const Variant* v : vs) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const std::vector<const Variant*>& x) {
+      return r.ladder || (x[0]->a_type == v->a_type && x[0]->b_type == v->b_type && x[0]->d_type == v->d_type);
+    });
+    if (g == groups.end()) groups.push_back({v});
+    else g->push_back(v);
+  }
+  for (auto& g : groups) {
+    if (!(s = problem_for(r.problem, *g[0], &p)).ok()) return s;
+    BenchReport rep;
+    runs.error = bench_variants(p, g, r.run, &rep);
+    if (!runs.error.ok()) break;
+    for (auto& x : rep.results) runs.failures += !x.status.ok();
+    runs.runs.push_back(std::move(rep));
+  }
+  *out = std::move(runs);
+  return {};
+}
+
+report::Document document(const BenchRuns& r) {
+  using report::Cell;
+  using report::Show;
+  using report::fixed;
+  report::Document d;
+  const std::string idle = r.run.idle_ms > 0 ? ", " + std::to_string(r.run.idle_ms) + " ms idle before each block" : "";
+  const std::string in = to_string(r.types.in), acc = to_string(r.types.acc), out = to_string(r.types.out);
+  if (r.ladder) {
+    const BenchReport* x = r.runs.empty() ? nullptr : &r.runs[0];
+    d.title = "ladder on " + r.device + " (sm_" + std::to_string(r.sm) + "): " +
+              (x ? x->problem.shape_string() : std::string("-")) + ", " + in + " in, " + acc + " acc, " + out +
+              " out; median of " + std::to_string(r.run.reps) + " launches, " + std::to_string(r.run.rounds) +
+              " interleaved rounds, " + std::to_string(x ? x->buffer_sets : 0) + " rotated buffer sets" + idle;
+  } else {
+    d.title = "bench on " + r.device + " (sm_" + std::to_string(r.sm) + ", " + std::to_string(r.sm_count) + " SMs, L2 " +
+              std::to_string(r.l2_bytes / (1024 * 1024)) + " MB); median of " + std::to_string(r.run.reps) +
+              " launches after " + std::to_string(r.run.warmup) + " warm-up, " + std::to_string(r.run.rounds) +
+              " interleaved rounds" + idle;
+  }
+  d.section("", false).data("device", r.device).data("sm", r.sm);
+  for (size_t i = 0; i < r.runs.size(); ++i) {
+    const BenchReport& b = r.runs[i];
+    const Problem& p = b.problem;
+    const std::string at = r.ladder ? "ladder" : "runs." + std::to_string(i);
+    report::Section& s = d.section("", !r.ladder);
+    s.data(at + ".shape", p.shape_string()).data(at + ".buffer_sets", b.buffer_sets);
+    s.data(at + ".set_bytes", b.set_bytes).data(at + ".copy_gbps", b.copy_gbps);
+    const std::string title = r.ladder ? "" : p.shape_string() + "  " + to_string(p.a_type) + " in, " + to_string(p.d_type) +
+                                                  " out;  " + std::to_string(b.buffer_sets) + " buffer sets x " +
+                                                  fixed(b.set_bytes / 1e6, 1) + " MB rotated;  device copy " +
+                                                  fixed(b.copy_gbps, 0) + " GB/s";
+    // The ladder shows rung, speedup over k1 and mechanism; bench its bandwidth and peer. A keyless
+    // column that is data-only appears nowhere: the other mode's.
+    const bool L = r.ladder;
+    const Show ladder_text = L ? Show::text : Show::data, bench_text = L ? Show::data : Show::text;
+    const Show bench_all = L ? Show::data : Show::all;
+    report::Table& t = s.table(
+        at + ".results", title,
+        {{"", "rung", ladder_text}, {"variant", "variant"}, {"ms_median", "ms(med)"}, {"tflops", "TFLOPS"},
+         {"gbps", "GB/s", bench_all}, {"", "%copyBW", bench_text}, {"", "vs k1", ladder_text}, {"", "%cuBLAS", Show::text},
+         {"peer", "peer (same types)", bench_all}, {"", "mechanism", ladder_text}, {"ok", "", Show::data},
+         {"message", "", Show::data}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data},
+         {"samples", "", Show::data}, {"pct_of_cublas", "", Show::data}});
+    const BenchResult* base = nullptr;  // k1: the load -> sync -> compute -> sync baseline of 004
+    for (auto& x : b.results)
+      if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
+    for (auto& x : b.results) {
+      const Variant* v = find_variant(x.variant);
+      const bool ok = x.status.ok();
+      const std::string no = "-", msg = x.status.message;  // a failed run: dashes, its message last
+      const std::string pct = !x.peer.empty() ? fixed(x.pct_of_peer, 1) : L && v && v->is_peer() ? "100.0" : no;
+      t.add({report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), x.variant,
+             Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
+             Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
+             report::text_cell(ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
+             report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
+             report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
+             report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
+             x.pct_of_peer});
+    }
+  }
+  return d;
+}
+
+}  // namespace pipegemm

@@ -1,0 +1,184 @@
+// Timing: CUDA events around each launch, warm-up first, median of many, buffer sets rotated
+// over >= 2x L2 so no launch reads operands another left in cache, variants interleaved in
+// rounds so clock drift hits all of them alike.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include "pipegemm/detail/cuda_status.hpp"
+#include "pipegemm_tools/bench.hpp"
+#include "pipegemm/device.hpp"
+
+namespace pipegemm {
+namespace {
+
+struct BufferSet {
+  void *A = nullptr, *B = nullptr, *D = nullptr;
+};
+
+double copy_bandwidth_gbps() {
+  const size_t bytes = size_t(1) << 30;
+  void *src = nullptr, *dst = nullptr;
+  if (cudaMalloc(&src, bytes) != cudaSuccess || cudaMalloc(&dst, bytes) != cudaSuccess) {
+    cudaFree(src);
+    cudaGetLastError();
+    return 0;
+  }
+  cudaMemset(src, 1, bytes);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<float> t;
+  for (int i = 0; i < 12; ++i) {
+    cudaEventRecord(e0);
+    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (i >= 2) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaFree(src);
+  cudaFree(dst);
+  return 2.0 * double(bytes) / (t[t.size() / 2] * 1e-3) / 1e9;
+}
+
+// The buffers depend on the A, B, D types only; each variant runs with its own accumulation.
+Problem with_acc(Problem p, const Variant& v) {
+  p.acc_type = v.acc_type;
+  return p;
+}
+
+}  // namespace
+
+std::vector<const Variant*> peers_for(const Variant& v) {
+  std::vector<const Variant*> out;
+  for (const Variant& c : variants())
+    if (c.is_peer() && c.a_type == v.a_type && c.acc_type == v.acc_type && c.d_type == v.d_type) out.push_back(&c);
+  return out;
+}
+
+const Variant* peer_for(const Variant& v) {
+  for (const Variant& c : variants())
+    if (c.is_peer() && c.a_type == v.a_type && c.acc_type == v.acc_type && c.d_type == v.d_type)
+      return &c;
+  return nullptr;
+}
+
+Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, const BenchOptions& opt,
+                      BenchReport* out) {
+  Status s = validate_problem(in);
+  if (!s.ok()) return s;
+  const DeviceInfo& dev = device_info();
+  if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
+  const Problem p = in.normalized();
+  out->problem = p;
+  out->results.clear();
+
+  HostInputs h = make_random_inputs(p, 0x5eed);
+  const size_t a_bytes = h.A.size(), b_bytes = h.B.size();
+  const size_t d_bytes = size_t(span_elements(p.m, p.n, p.ldd, p.d_layout)) * size_t(dtype_bytes(p.d_type));
+  const double set_bytes = double(a_bytes + b_bytes + d_bytes);
+  int sets = std::max(2, int(std::ceil(opt.l2_factor * dev.l2_bytes / set_bytes)));
+  sets = std::min(sets, 512);
+  out->buffer_sets = sets;
+  out->set_bytes = set_bytes;
+
+  std::vector<BufferSet> bufs(static_cast<size_t>(sets));
+  auto free_all = [&] {
+    for (auto& b : bufs) { cudaFree(b.A); cudaFree(b.B); cudaFree(b.D); }
+  };
+  for (auto& b : bufs) {
+    if (!(s = detail::cuda_status(cudaMalloc(&b.A, a_bytes), "cudaMalloc A")).ok() ||
+        !(s = detail::cuda_status(cudaMalloc(&b.B, b_bytes), "cudaMalloc B")).ok() ||
+        !(s = detail::cuda_status(cudaMalloc(&b.D, d_bytes), "cudaMalloc D")).ok() ||
+        !(s = detail::cuda_status(cudaMemcpy(b.A, h.A.data(), a_bytes, cudaMemcpyHostToDevice), "copy A")).ok() ||
+        !(s = detail::cuda_status(cudaMemcpy(b.B, h.B.data(), b_bytes, cudaMemcpyHostToDevice), "copy B")).ok()) {
+      free_all();
+      return s;
+    }
+  }
+
+  // Refuse up front (nothing launched for a variant that cannot take the problem).
+  std::vector<BenchResult> res(vs.size());
+  std::vector<std::vector<float>> samples(vs.size());
+  std::vector<GemmCall> calls(vs.size());
+  for (size_t i = 0; i < vs.size(); ++i) {
+    res[i].variant = vs[i]->name;
+    res[i].status = GemmCall::make(with_acc(p, *vs[i]), *vs[i], bufs[0].A, bufs[0].B, bufs[0].D, &calls[i]);
+  }
+  const int per_round = std::max(1, opt.reps / std::max(1, opt.rounds));
+  std::vector<cudaEvent_t> ev(size_t(2 * per_round));
+  for (auto& e : ev) cudaEventCreate(&e);
+  int set_idx = 0;
+  for (int round = 0; round < std::max(1, opt.rounds); ++round) {
+    for (size_t i = 0; i < vs.size(); ++i) {
+      if (!res[i].status.ok()) continue;
+      const Variant& v = *vs[i];
+      if (opt.idle_ms > 0) {
+        res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
+        std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
+      }
+      const int warm = round == 0 ? opt.warmup : 2;
+      for (int w = 0; w < warm && res[i].status.ok(); ++w) {
+        BufferSet& b = bufs[size_t(set_idx++ % sets)];
+        res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+      }
+      for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
+        BufferSet& b = bufs[size_t(set_idx++ % sets)];
+        cudaEventRecord(ev[size_t(2 * r)]);
+        res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+        cudaEventRecord(ev[size_t(2 * r + 1)]);
+      }
+      if (!res[i].status.ok()) continue;
+      res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
+      for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
+        float ms = 0;
+        cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
+        samples[i].push_back(ms);
+      }
+    }
+  }
+  for (auto& e : ev) cudaEventDestroy(e);
+  free_all();
+
+  for (size_t i = 0; i < vs.size(); ++i) {
+    BenchResult& r = res[i];
+    auto& t = samples[i];
+    if (!r.status.ok() || t.empty()) continue;
+    std::sort(t.begin(), t.end());
+    r.samples = int(t.size());
+    r.ms_median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+    r.ms_min = t.front();
+    r.ms_max = t.back();
+    r.tflops = p.flops() / (r.ms_median * 1e-3) / 1e12;
+    r.gbps = p.bytes() / (r.ms_median * 1e-3) / 1e9;
+  }
+  // Best cuBLAS: of the peers with the kernel's types timed in this run (cublasGemmEx and
+  // cuBLASLt's timed best), the faster one, named in the result.
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (res[i].ms_median <= 0) continue;
+    for (size_t j = 0; j < vs.size(); ++j) {
+      const Variant& c = *vs[j];
+      if (!c.is_peer() || c.a_type != vs[i]->a_type || c.acc_type != vs[i]->acc_type || c.d_type != vs[i]->d_type ||
+          res[j].ms_median <= 0)
+        continue;
+      const double pct = 100.0 * res[j].ms_median / res[i].ms_median;
+      if (res[i].peer.empty() || pct < res[i].pct_of_peer) {
+        res[i].peer = c.name;
+        res[i].pct_of_peer = pct;
+      }
+    }
+  }
+  out->results = std::move(res);
+  if (opt.measure_copy) out->copy_gbps = copy_bandwidth_gbps();
+  return Status::success();
+}
+
+}  // namespace pipegemm

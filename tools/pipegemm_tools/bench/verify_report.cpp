@@ -1,0 +1,164 @@
+// `pipegemm verify`: every selected variant against the CPU reference, every element compared;
+// the run and its report.
+#include <algorithm>
+#include <map>
+#include <random>
+#include <tuple>
+
+#include "pipegemm_tools/npy.hpp"
+#include "pipegemm_tools/reports.hpp"
+
+namespace pipegemm {
+
+namespace {
+
+Status bad(std::string m) { return Status::error(StatusCode::invalid_argument, std::move(m)); }
+
+// Loads --a/--b: fixes the shape and the input type, returns the host inputs.
+Status load_npy_inputs(ProblemRequest* r, HostInputs* in) {
+  NpyMatrix a, b;
+  Status s = read_npy(r->a_npy, &a);
+  if (s.ok()) s = read_npy(r->b_npy, &b, &a.type);
+  if (!s.ok()) return bad(s.message);
+  if (a.cols != b.cols)
+    return bad("A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " and B is " + std::to_string(b.rows) +
+               "x" + std::to_string(b.cols) + ": B must be (N,K) with the same K as A (M,K)");
+  if (a.rows == 0 || a.cols == 0 || b.rows == 0) return bad("empty matrix in --a/--b");
+  DType want;
+  if (!r->types.in.empty() && parse_dtype(r->types.in, &want) && want != a.type)
+    return bad("--dtype " + r->types.in + " but the files hold " + to_string(a.type));
+  r->shape = std::to_string(a.rows) + "x" + std::to_string(b.rows) + "x" + std::to_string(a.cols);
+  r->lda = r->ldb = r->ldd = 0;
+  r->types.in = to_string(a.type);
+  in->A = std::move(a.data);
+  in->B = std::move(b.data);
+  in->seed = 0;
+  return {};
+}
+
+std::string types_key(DType a, DType acc, DType d) {
+  return std::string(to_string(a)) + "/" + to_string(acc) + "/" + to_string(d);
+}
+
+}  // namespace
+
+Status run_verify(VerifyRequest r, VerifyReport* out) {
+  ProblemRequest& pr = r.problem;
+  Selection& sel = r.selection;
+  HostInputs file_in;
+  const bool from_files = !pr.a_npy.empty() || !pr.b_npy.empty();
+  if (from_files) {
+    if (pr.a_npy.empty() || pr.b_npy.empty()) return bad("--a and --b go together");
+    Status s = load_npy_inputs(&pr, &file_in);
+    if (!s.ok()) return s;
+  }
+  if (!pr.d_npy.empty()) {
+    if (sel.kernels.empty()) sel.kernels = {"auto"};
+    if (sel.kernels.size() != 1 || sel.kernels[0] == "all") return bad("--out needs exactly one --kernel (or 'auto')");
+    sel.peers = false;  // D comes from that one variant
+  }
+  Types types;
+  Status s = parse_types(pr.types, &types);
+  if (!s.ok()) return s;
+  // "auto" is resolved once the device is known.
+  const bool want_auto = sel.kernels.size() == 1 && sel.kernels[0] == "auto";
+  std::vector<const Variant*> vs;
+  if (!want_auto && !(s = select_variants(sel, types, &vs)).ok()) return s;
+  // The shape before the GPU, so bad input is refused everywhere alike.
+  Problem p;
+  Variant probe;  // the asked types; sizes and strides are what is checked here
+  probe.a_type = probe.b_type = types.in;
+  probe.acc_type = types.acc;
+  probe.d_type = types.out;
+  if (!(s = problem_for(pr, Variant{}, &p)).ok()) return s;
+  const DeviceInfo& dev = device_info();
+  if (!dev.present)
+    return Status::error(StatusCode::no_device, "pipegemm verify needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
+  if (dev.sm < 80) return bad("device " + dev.name + " is sm_" + std::to_string(dev.sm) + "; pipegemm needs sm_80+");
+  if (want_auto) {
+    if (!(s = problem_for(pr, probe, &p)).ok()) return s;
+    std::string why;
+    const Variant* v = choose_variant(p, dev.sm, nullptr, nullptr, nullptr, &why);
+    if (!v) return bad("no variant accepts this problem:\n" + why);
+    vs = {v};
+  }
+
+  VerifyReport rep;
+  rep.device = dev.name;
+  rep.sm = dev.sm;
+  rep.seed = r.seed ? r.seed : std::random_device{}() | uint64_t(std::random_device{}()) << 32;
+  rep.inputs = from_files ? "from " + pr.a_npy + ", " + pr.b_npy
+                          : "uniform [-1,1] / int8 full range, seed " + std::to_string(rep.seed);
+  // One session (inputs + reference) per type signature.
+  std::map<std::tuple<int, int, int>, std::unique_ptr<VerifySession>> sessions;
+  const bool named = !(sel.kernels.empty() || sel.kernels[0] == "all");
+  for (const Variant* v : vs) {
+    if (!(s = problem_for(pr, *v, &p)).ok()) return s;
+    auto& sess = sessions[std::make_tuple(int(v->a_type), int(v->acc_type), int(v->d_type))];
+    VerifyRow row;
+    row.variant = v->name;
+    row.shape = p.shape_string();
+    row.outcome.variant = v->name;
+    if (!sess) row.outcome.status = VerifySession::create(p, from_files ? file_in : make_random_inputs(p, rep.seed), &sess);
+    if (sess) row.outcome = sess->verify(*v), row.tolerance = sess->tolerance();
+    const Status& st = row.outcome.status;
+    const bool refused = st.code == StatusCode::not_supported;
+    row.ran = st.ok() || st.code == StatusCode::verification_failed;
+    row.verdict = st.ok() ? "PASS" : refused ? "refused" : row.ran ? "FAIL" : "ERROR";
+    // A refusal fails only a variant asked for by name.
+    if (!st.ok() && (!refused || (named && std::find(sel.kernels.begin(), sel.kernels.end(), v->name) != sel.kernels.end())))
+      ++rep.failures;
+    if (!pr.d_npy.empty() && row.ran && sess) {
+      NpyMatrix d;
+      d.type = p.d_type; d.rows = p.m; d.cols = p.n;
+      d.data = sess->last_output();
+      Status ws = write_npy(pr.d_npy, d);
+      if (!ws.ok()) rep.errors.push_back(ws.message), ++rep.failures;
+    }
+    rep.rows.push_back(std::move(row));
+  }
+  for (auto& [k, sess] : sessions)
+    if (sess)
+      rep.tolerances.push_back({types_key(DType(std::get<0>(k)), DType(std::get<1>(k)), DType(std::get<2>(k))),
+                                sess->tolerance()});
+  *out = std::move(rep);
+  return {};
+}
+
+report::Document document(const VerifyReport& r) {
+  using report::Cell;
+  using report::Show;
+  using report::fixed;
+  report::Document d;
+  d.title = "verify on " + r.device + " (sm_" + std::to_string(r.sm) + "), inputs " + r.inputs;
+  report::Section& head = d.section("", false);
+  head.data("device", r.device).data("seed", r.seed);
+  for (auto& [types, tol] : r.tolerances) head.note("  tolerance [" + types + "]: " + tol.rule);
+  report::Section& s = d.section("", false);
+  report::Table& t = s.table(
+      "results", "",
+      {{"variant", "variant"}, {"shape", "shape"}, {"verdict", "verdict"}, {"", "detail", Show::text},
+       {"message", "", Show::data}, {"checked", "", Show::data}, {"failures", "", Show::data},
+       {"non_finite", "", Show::data}, {"max_abs_err", "", Show::data}, {"max_rel_err", "", Show::data},
+       {"worst.row", "", Show::data}, {"worst.col", "", Show::data}, {"worst.got", "", Show::data},
+       {"worst.ref", "", Show::data}, {"tolerance.abs", "", Show::data}, {"tolerance.rel", "", Show::data},
+       {"tolerance.rule", "", Show::data}});
+  for (const VerifyRow& row : r.rows) {
+    const CompareResult& c = row.outcome.result;
+    const Status& st = row.outcome.status;
+    std::string detail = st.message;
+    if (row.ran) {
+      detail = "max abs " + fixed(c.max_abs_err, 5) + " at (" + std::to_string(c.worst_row) + "," +
+               std::to_string(c.worst_col) + ") got " + fixed(c.worst_got, 4) + " ref " + fixed(c.worst_ref, 4);
+      if (!st.ok()) detail = std::to_string(c.failures) + " bad; " + detail;
+    }
+    auto ran = [&](Cell x) { return row.ran ? x : Cell(); };  // compared values exist only when it ran
+    t.add({row.variant, row.shape, row.verdict, report::text_cell(detail), st.message, ran(c.checked), ran(c.failures),
+           ran(c.non_finite), ran(c.max_abs_err), ran(c.max_rel_err), ran(c.worst_row), ran(c.worst_col),
+           ran(c.worst_got), ran(c.worst_ref), ran(row.tolerance.abs), ran(row.tolerance.rel), ran(row.tolerance.rule)});
+  }
+  s.note(r.failures ? "FAILED: " + std::to_string(r.failures) + " variant(s)" : "all verified variants PASS");
+  return d;
+}
+
+}  // namespace pipegemm

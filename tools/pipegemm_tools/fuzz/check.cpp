@@ -1,0 +1,150 @@
+// The fuzzer's comparison: every element of D, on all cores (D is up to 16384^2 elements and
+// most runs compare one), plus the poison around D that no kernel may overwrite.
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "pipegemm_tools/fuzz/detail.hpp"
+#include "pipegemm_tools/host_types.hpp"
+
+namespace pipegemm::fuzz::detail {
+
+void parallel_rows(int64_t rows, double work, const std::function<void(int64_t, int64_t)>& fn) {
+  const int64_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t threads = std::clamp<int64_t>(int64_t(work / double(1 << 18)), 1, std::min(hw, rows));
+  if (threads <= 1) return fn(0, rows);
+  std::vector<std::thread> pool;
+  const int64_t per = (rows + threads - 1) / threads;
+  for (int64_t r0 = per; r0 < rows; r0 += per) pool.emplace_back(fn, r0, std::min(rows, r0 + per));
+  fn(0, std::min(rows, per));
+  for (auto& t : pool) t.join();
+}
+
+std::string RunCheck::summary() const {
+  std::string s = cmp.summary();
+  if (guard_bad) s += "; " + std::to_string(guard_bad) + " element(s) outside D overwritten";
+  return s;
+}
+
+RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, const double* ref,
+                   const Tolerance& tol, uint8_t poison) {
+  const Problem p = in.normalized();
+  const int e = dtype_bytes(p.d_type);
+  const uint8_t* D = d_alloc + offset * e;
+  auto poisoned = [&](const uint8_t* x) {
+    for (int b = 0; b < e; ++b)
+      if (x[b] != poison) return false;
+    return true;
+  };
+  // One partial result per block of rows, merged in row order (the first worst element wins ties,
+  // as in compare_with_reference).
+  const int64_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const int64_t blocks = std::min<int64_t>(p.m, hw);
+  std::vector<RunCheck> part(static_cast<size_t>(blocks));
+  const int64_t per = (p.m + blocks - 1) / blocks;
+  parallel_rows(blocks, double(p.m) * double(p.n), [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      RunCheck r;  // local: counters in `part` would share cache lines between threads
+      CompareResult& c = r.cmp;
+      const DType dt = p.d_type;
+      const int64_t n = p.n, ldd = p.ldd;
+      for (int64_t i = b * per; i < std::min(p.m, (b + 1) * per); ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          const double got = load_as_double(dt, D, i * ldd + j);
+          const double want = ref[i * n + j];
+          ++c.checked;
+          const double allowed = tol.abs + tol.rel * std::fabs(want);
+          double err = INFINITY, ratio = INFINITY;
+          if (!std::isfinite(got)) {
+            ++c.non_finite;
+          } else {
+            err = std::fabs(got - want);
+            ratio = allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0);
+            c.max_abs_err = std::max(c.max_abs_err, err);
+            if (want != 0) c.max_rel_err = std::max(c.max_rel_err, err / std::fabs(want));
+          }
+          if (err > allowed) ++c.failures;
+          if (c.worst_row < 0 || ratio > c.worst_ratio) {
+            c.worst_ratio = ratio;
+            c.worst_row = i, c.worst_col = j;
+            c.worst_got = got, c.worst_ref = want;
+          }
+        }
+        if (i + 1 < p.m)  // the last row's padding lies past the allocation's span
+          for (int64_t j = n; j < ldd; ++j) r.guard_bad += !poisoned(D + (i * ldd + j) * e);
+      }
+      part[size_t(b)] = r;
+    }
+  });
+  RunCheck out;
+  CompareResult& c = out.cmp;
+  for (int64_t x = 0; x < offset; ++x) out.guard_bad += !poisoned(d_alloc + x * e);
+  for (const RunCheck& r : part) {
+    const CompareResult& q = r.cmp;
+    out.guard_bad += r.guard_bad;
+    c.checked += q.checked;
+    c.failures += q.failures;
+    c.non_finite += q.non_finite;
+    c.max_abs_err = std::max(c.max_abs_err, q.max_abs_err);
+    c.max_rel_err = std::max(c.max_rel_err, q.max_rel_err);
+    if (q.worst_row >= 0 && (c.worst_row < 0 || q.worst_ratio > c.worst_ratio)) {
+      c.worst_ratio = q.worst_ratio;
+      c.worst_row = q.worst_row, c.worst_col = q.worst_col;
+      c.worst_got = q.worst_got, c.worst_ref = q.worst_ref;
+    }
+  }
+  c.pass = c.failures == 0 && c.checked == p.m * p.n;
+  return out;
+}
+
+void widen(DType t, const uint8_t* src, int64_t rows, int64_t cols, int64_t ld, double* dst) {
+  parallel_rows(rows, double(rows) * double(cols), [&](int64_t r0, int64_t r1) {
+    for (int64_t i = r0; i < r1; ++i)
+      for (int64_t j = 0; j < cols; ++j) dst[i * cols + j] = load_as_double(t, src, i * ld + j);
+  });
+}
+
+void host_reference(const Problem& in, const uint8_t* A, const uint8_t* B, std::vector<double>& ref) {
+  const Problem p = in.normalized();
+  if (p.m >= p.n) return reference_gemm(p, A, B, ref);
+  Problem t = p;  // D^T (N,M) = B (N,K) * A (M,K)^T
+  std::swap(t.m, t.n);
+  std::swap(t.lda, t.ldb);
+  std::vector<double> dt;
+  reference_gemm(t, B, A, dt);
+  ref.resize(size_t(p.m * p.n));
+  parallel_rows(p.m, double(p.m) * double(p.n), [&](int64_t r0, int64_t r1) {
+    for (int64_t i = r0; i < r1; ++i)
+      for (int64_t j = 0; j < p.n; ++j) ref[size_t(i * p.n + j)] = dt[size_t(j * p.m + i)];
+  });
+}
+
+std::vector<std::string> stated_rules(const FuzzOptions& o) {
+  const std::string max = std::to_string(o.max_dim);
+  auto pow2 = [](double v) { return "2^" + std::to_string(int(std::lround(std::log2(std::max(v, 1.0))))); };
+  std::vector<std::string> r = {
+      "problems: M, N, K log-uniform in [1, " + max + "]; K odd half the time, else a whole 16-byte vector "
+      "(8 f16/bf16, 4 f32, 16 i8); lda, ldb, ldd each packed or packed + an odd pad in [1, 31], half the time "
+      "each; A, B and D offset by one element (i8: four, the 4-byte alignment its kernels need) half the time",
+      "inputs: make_random_inputs(seed) streams (uniform [-1, 1], int8 full range); each problem reads their "
+      "first offset + span elements, as `pipegemm verify --seed S --offset O` does",
+      "reference: the CPU (fp64) where M*N*K <= " + pow2(o.cpu_ref_max_macs) + " and (M+N)*K <= 2^23, else "
+      "the cuBLAS peer with fp32 (i8: int32) accumulation and fp32 (i8: int32) output on copies of A and B "
+      "packed and zero-padded to multiples of 16 (cublas_f16_f32out, cublas_bf16_f32out, cublas_i8, cublas_f32)",
+      "tolerance: tolerance_for(the variant's problem) against either reference: HMMA abs 1e-2 rel 1e-2, fp16 "
+      "accumulation abs 1e-2*max(1, K/32); IMMA exact (K*2^14 < 2^31); FFMA 1e-3/1e-3. cuBLAS with fp32 "
+      "accumulation and output errs ~sqrt(K)*2^-24*|partial| (~1e-4 at K=16384) and int32 is exact, so it "
+      "stands in for fp64",
+      "runs: auto, then every registered variant of the types that accepts the problem (auto's choice once)" +
+          std::string(o.peers ? ", cuBLAS peers included" : ", cuBLAS peers left out (--peers adds them)") +
+          "; D poisoned (NaN / 0x80808080) before each, every element compared" +
+          std::string(o.guard ? ", the offset and ldd padding around D must stay poison"
+                              : "; writes around D not checked (--no-guard)"),
+  };
+  if (o.k0_max_macs > 0)
+    r.push_back("skipped: named k0 runs above " + pow2(o.k0_max_macs) +
+                " MACs (the slowest rung); auto still runs k0 wherever it is auto's choice");
+  return r;
+}
+
+}  // namespace pipegemm::fuzz::detail

@@ -1,0 +1,50 @@
+// Inside the fuzzer: the host-side checks shared by fuzz.cpp and its tests.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pipegemm/registry.hpp"
+#include "pipegemm_tools/fuzz.hpp"
+#include "pipegemm_tools/reference.hpp"
+
+namespace pipegemm::fuzz::detail {
+
+// Runs fn(r0, r1) over contiguous blocks of [0, rows) on up to all hardware threads, one thread
+// per ~2^18 elements of `work` (a thread costs more than comparing a small D).
+void parallel_rows(int64_t rows, double work, const std::function<void(int64_t, int64_t)>& fn);
+
+struct RunCheck {
+  CompareResult cmp;      // every element of D against the reference, compare_with_reference's rule
+  int64_t guard_bad = 0;  // elements around D (offset, ldd padding) no longer poison
+  bool pass() const { return cmp.pass && guard_bad == 0; }
+  std::string summary() const;
+};
+
+// d_alloc: D's allocation as copied back, `offset` elements before D's first one; ref: the
+// dense M x N reference; poison: the byte D was filled with.
+RunCheck check_run(const Problem& p, const uint8_t* d_alloc, int64_t offset, const double* ref,
+                   const Tolerance& tol, uint8_t poison);
+
+// dst (rows x cols, dense) = src (type t, leading dimension ld), as double.
+void widen(DType t, const uint8_t* src, int64_t rows, int64_t cols, int64_t ld, double* dst);
+
+// reference_gemm on host A and B (as `p` lays them out), threaded over the longer of M and N:
+// reference_gemm splits M only, and M < 64 is four problems in ten of a log-uniform draw.
+void host_reference(const Problem& p, const uint8_t* A, const uint8_t* B, std::vector<double>& ref);
+
+// The (accumulation, output) types of the registered variants with this input, registry order.
+std::vector<std::pair<DType, DType>> type_combos(DType in);
+// The large problems' reference: the cuBLAS peer with fp32 (i8: int32) accumulation and output.
+const Variant* reference_peer(DType in);
+
+// invalid_argument for options run_fuzz cannot take.
+Status check_options(const FuzzOptions& o);
+
+// The generator, reference, tolerance and skip rules in words, with the numbers of `o`.
+std::vector<std::string> stated_rules(const FuzzOptions& o);
+
+}  // namespace pipegemm::fuzz::detail

@@ -1,0 +1,249 @@
+// `pipegemm fuzz`: the run. Device buffers are allocated once per input type for its largest
+// problem and every problem works in their first bytes, so 10,000 problems cost launches and
+// comparisons, not allocations.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <random>
+
+#include "pipegemm/detail/cuda_status.hpp"
+#include "pipegemm/device.hpp"
+#include "pipegemm/registry.hpp"
+#include "pipegemm_tools/bench.hpp"
+#include "pipegemm_tools/fuzz/detail.hpp"
+
+namespace pipegemm::fuzz {
+namespace {
+
+using pipegemm::detail::cuda_status;
+using Clock = std::chrono::steady_clock;
+
+// Adds the seconds of its lifetime to *into: where a type's time goes, reported per type.
+struct Timer {
+  double* into;
+  Clock::time_point t0 = Clock::now();
+  ~Timer() { *into += std::chrono::duration<double>(Clock::now() - t0).count(); }
+};
+
+struct DeviceFree { void operator()(void* p) const { cudaFree(p); } };
+struct HostFree { void operator()(void* p) const { cudaFreeHost(p); } };
+using DevBuf = std::unique_ptr<uint8_t, DeviceFree>;
+using PinnedBuf = std::unique_ptr<uint8_t, HostFree>;
+
+Status dev_alloc(size_t bytes, DevBuf* out) {
+  void* p = nullptr;
+  Status s = cuda_status(cudaMalloc(&p, std::max<size_t>(bytes, 256)), "cudaMalloc");
+  return out->reset(static_cast<uint8_t*>(p)), s;
+}
+
+int64_t span(int64_t rows, int64_t cols, int64_t ld) { return (rows - 1) * ld + cols; }
+int64_t round16(int64_t v) { return (v + 15) / 16 * 16; }
+
+// Everything one input type's problems share.
+struct TypeRun {
+  const FuzzOptions& o;
+  FuzzReport& rep;
+  TypeSummary& sum;
+  std::map<std::string, size_t>& slot;  // variant name -> rep.variants index
+  DType in;
+  int e = 1;                            // input element bytes
+  DevBuf A, B, D, Ar, Br, Dr;
+  PinnedBuf host_d;
+  HostInputs host;
+  std::vector<double> ref;
+
+  TypeRun(const FuzzOptions& opt, FuzzReport& r, std::map<std::string, size_t>& slots, DType t)
+      : o(opt), rep(r), sum(r.types.back()), slot(slots), in(t), e(dtype_bytes(t)) {}
+
+  VariantCount& count(const std::string& name) { return rep.variants[slot.at(name)]; }
+  // Where case c's matrices start in a buffer of elements of `bytes` bytes.
+  uint8_t* at(const DevBuf& buf, const FuzzCase& c, int bytes) const { return buf.get() + c.offset * bytes; }
+
+  void mismatch(const Problem& p, const FuzzCase& c, const std::string& name, bool via_auto, std::string what) {
+    ++rep.mismatch_count, ++sum.mismatches, ++count(name).mismatches;
+    if (via_auto) ++count("auto").mismatches;
+    if (int(rep.mismatches.size()) < FuzzReport::kMaxListed)
+      rep.mismatches.push_back({name, via_auto, std::move(what), reproducer(p, c.offset, name, o.seed)});
+  }
+
+  // The reference for case c into `ref` (dense M x N).
+  Status reference(const FuzzCase& c, const Problem& p) {
+    Timer timer{&sum.reference_s};
+    const int64_t off = c.offset;
+    if (cpu_reference(c, o)) {
+      ++sum.cpu_refs;
+      detail::host_reference(p, host.A.data() + off * e, host.B.data() + off * e, ref);
+      return Status::success();
+    }
+    ++sum.cublas_refs;
+    const Variant* peer = detail::reference_peer(in);
+    if (!peer) return Status::error(StatusCode::not_supported, std::string("no cuBLAS reference peer for ") + to_string(in));
+    // Packed, zero-padded to multiples of 16 in M, N and K: the zeros add nothing to the sum, and
+    // cuBLAS's IMMA refuses odd sizes ("not supported" on K = 1341).
+    Problem q = p;
+    q.m = round16(p.m), q.n = round16(p.n), q.k = round16(p.k);
+    q.lda = q.ldb = q.k;
+    q.ldd = q.n;
+    q.acc_type = peer->acc_type, q.d_type = peer->d_type;
+    Status s = cuda_status(cudaMemset(Ar.get(), 0, size_t(q.m * q.k * e)), "zero A");
+    if (s.ok()) s = cuda_status(cudaMemset(Br.get(), 0, size_t(q.n * q.k * e)), "zero B");
+    if (s.ok()) s = cuda_status(cudaMemcpy2D(Ar.get(), size_t(q.lda * e), A.get() + off * e, size_t(p.lda * e),
+                                             size_t(p.k * e), size_t(p.m), cudaMemcpyDeviceToDevice), "pack A");
+    if (s.ok()) s = cuda_status(cudaMemcpy2D(Br.get(), size_t(q.ldb * e), B.get() + off * e, size_t(p.ldb * e),
+                                             size_t(p.k * e), size_t(p.n), cudaMemcpyDeviceToDevice), "pack B");
+    GemmCall call;
+    if (s.ok()) s = GemmCall::make(q, *peer, Ar.get(), Br.get(), Dr.get(), &call);
+    if (s.ok()) s = call.launch(Ar.get(), Br.get(), Dr.get(), nullptr);
+    if (s.ok()) s = cuda_status(cudaDeviceSynchronize(), peer->name.c_str());
+    const size_t bytes = size_t(q.m * q.ldd) * 4;
+    if (s.ok()) s = cuda_status(cudaMemcpy(host_d.get(), Dr.get(), bytes, cudaMemcpyDeviceToHost), "copy reference");
+    if (!s.ok()) return Status::error(s.code, "reference " + peer->name + " on " + p.shape_string() + ": " + s.message);
+    ref.resize(size_t(p.m * p.n));
+    detail::widen(q.d_type, host_d.get(), p.m, p.n, q.ldd, ref.data());
+    return Status::success();
+  }
+
+  // The input streams and every buffer, sized for the largest extents over the cases: the
+  // inputs, D (4-byte outputs at most), the cuBLAS reference's padded copies.
+  Status setup(const std::vector<FuzzCase>& cases) {
+    Timer timer{&sum.setup_s};
+    int64_t len = 0, d_len = 0, ar = 0, br = 0, dr = 0;
+    for (const FuzzCase& c : cases) {
+      len = std::max({len, c.offset + span(c.m, c.k, c.lda), c.offset + span(c.n, c.k, c.ldb)});
+      d_len = std::max(d_len, c.offset + span(c.m, c.n, c.ldd));
+      if (cpu_reference(c, o)) continue;
+      ar = std::max(ar, round16(c.m) * round16(c.k)), br = std::max(br, round16(c.n) * round16(c.k));
+      dr = std::max(dr, round16(c.m) * round16(c.n));
+    }
+    sum.largest_a = len;
+    Problem stream;  // one row of `len` elements: the same draws a problem's own inputs start with
+    stream.m = stream.n = 1, stream.k = len, stream.a_type = stream.b_type = in;
+    host = make_random_inputs(stream, o.seed);
+    void* pinned = nullptr;
+    Status s;
+    if ((s = dev_alloc(size_t(len * e), &A)).ok() && (s = dev_alloc(size_t(len * e), &B)).ok() &&
+        (s = dev_alloc(size_t(d_len) * 4, &D)).ok() && (s = dev_alloc(size_t(ar * e), &Ar)).ok() &&
+        (s = dev_alloc(size_t(br * e), &Br)).ok() && (s = dev_alloc(size_t(dr) * 4, &Dr)).ok() &&
+        (s = cuda_status(cudaMallocHost(&pinned, size_t(std::max(d_len, dr)) * 4 + 256), "cudaMallocHost")).ok()) {
+      host_d.reset(static_cast<uint8_t*>(pinned));
+      if ((s = cuda_status(cudaMemcpy(A.get(), host.A.data(), host.A.size(), cudaMemcpyHostToDevice), "copy A")).ok())
+        s = cuda_status(cudaMemcpy(B.get(), host.B.data(), host.B.size(), cudaMemcpyHostToDevice), "copy B");
+    }
+    return s;
+  }
+
+  // Poison, launch, copy back, compare. Non-ok only for a CUDA error that outlives the run.
+  Status run(const GemmCall& call, const FuzzCase& c, bool via_auto) {
+    const Problem& p = call.problem();
+    const std::string& name = call.variant().name;
+    const int ed = dtype_bytes(p.d_type);
+    const size_t bytes = size_t(c.offset + span(p.m, p.n, p.ldd)) * size_t(ed);
+    const uint8_t poison = p.d_type == DType::i32 ? 0x80 : 0xFF;
+    ++rep.runs, ++sum.runs, ++count(name).runs;
+    if (via_auto) ++count(name).via_auto, ++count("auto").runs;
+    const uint8_t *a = at(A, c, e), *b = at(B, c, e);
+    uint8_t* d = at(D, c, ed);
+    Status s;
+    {
+      Timer timer{&sum.run_s};
+      s = cuda_status(cudaMemset(D.get(), poison, bytes), "poison D");
+      if (s.ok()) s = call.launch(a, b, d, nullptr);
+      if (s.ok()) s = cuda_status(cudaDeviceSynchronize(), name.c_str());
+      if (s.ok()) s = cuda_status(cudaMemcpy(host_d.get(), D.get(), bytes, cudaMemcpyDeviceToHost), "copy D");
+    }
+    if (!s.ok()) {
+      mismatch(p, c, name, via_auto, s.message);
+      cudaGetLastError();  // clears an error the context survives; a sticky one fails again here
+      return cuda_status(cudaDeviceSynchronize(), "after a failed run (the CUDA context is lost)");
+    }
+    Timer timer{&sum.check_s};
+    const auto r = detail::check_run(p, host_d.get(), c.offset, ref.data(), tolerance_for(p), poison);
+    if (!r.cmp.pass || (o.guard && r.guard_bad)) mismatch(p, c, name, via_auto, r.summary());
+    return Status::success();
+  }
+
+  Status one_case(const FuzzCase& c, const std::vector<std::pair<DType, DType>>& combos) {
+    Status s = reference(c, problem_of(c, combos[0].first, combos[0].second));
+    if (!s.ok()) return s;
+    for (auto [acc, out] : combos) {
+      const Problem p = problem_of(c, acc, out).normalized();
+      const uint8_t *a = at(A, c, e), *b = at(B, c, e);
+      uint8_t* d = at(D, c, dtype_bytes(out));
+      GemmCall call;
+      const Variant* chosen = nullptr;
+      if ((s = GemmCall::make(p, "auto", a, b, d, &call)).ok()) {
+        chosen = &call.variant();
+        if (!(s = run(call, c, true)).ok()) return s;
+      } else {
+        ++rep.refusals, ++count("auto").refused;
+        mismatch(p, c, "auto", false, "auto found no variant: " + s.message);  // k0 should take anything
+      }
+      for (const Variant& v : variants()) {
+        if (&v == chosen || v.a_type != in || v.acc_type != acc || v.d_type != out || (v.is_peer() && !o.peers))
+          continue;
+        if (!(s = GemmCall::make(p, v, a, b, d, &call)).ok()) {
+          ++rep.refusals, ++count(v.name).refused;
+          if (s.code != StatusCode::not_supported) mismatch(p, c, v.name, false, s.message);
+        } else if (v.rung == 0 && o.k0_max_macs > 0 && c.macs() > o.k0_max_macs) {
+          ++rep.skipped, ++count(v.name).skipped;
+        } else if (!(s = run(call, c, false)).ok()) {
+          return s;
+        }
+      }
+    }
+    return Status::success();
+  }
+};
+
+}  // namespace
+
+Status run_fuzz(const FuzzOptions& opt, FuzzReport* out, const ProgressFn& progress) {
+  Status s = detail::check_options(opt);
+  if (!s.ok()) return s;
+  const DeviceInfo& dev = device_info();
+  if (!dev.present || dev.sm < 80)
+    return Status::error(StatusCode::no_device, "pipegemm fuzz needs a CUDA GPU (sm_80 or newer): " +
+                                                    (dev.present ? dev.name + " is sm_" + std::to_string(dev.sm) : dev.why_absent));
+  const auto t0 = Clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  FuzzReport rep;
+  rep.device = dev.name;
+  rep.options = opt;
+  if (!rep.options.seed) rep.options.seed = std::random_device{}() | uint64_t(std::random_device{}()) << 32;
+  const FuzzOptions& o = rep.options;
+  rep.rules = detail::stated_rules(o);
+  std::map<std::string, size_t> slot;
+  rep.variants.push_back({"auto"});
+  for (const Variant& v : variants()) slot[v.name] = rep.variants.size(), rep.variants.push_back({v.name});
+  slot["auto"] = 0;
+
+  for (DType in : o.dtypes) {
+    const double type_t0 = seconds();
+    rep.types.push_back({in});
+    TypeRun tr(o, rep, slot, in);
+    const std::vector<FuzzCase> cases = generate_cases(in, o.seed, o.count, o.max_dim);
+    const auto combos = detail::type_combos(in);
+    s = tr.setup(cases);
+    for (size_t i = 0; s.ok() && i < cases.size(); ++i) {
+      s = tr.one_case(cases[i], combos);
+      ++tr.sum.problems, ++rep.problems;
+      if (progress) progress({in, int(i + 1), int(cases.size()), tr.sum.runs, rep.mismatch_count, seconds()});
+    }
+    tr.sum.seconds = seconds() - type_t0;
+    if (!s.ok()) {
+      rep.error = s;
+      break;
+    }
+  }
+  rep.variants.erase(std::remove_if(rep.variants.begin(), rep.variants.end(),
+                                    [](const VariantCount& v) { return !v.runs && !v.refused && !v.skipped && !v.mismatches; }),
+                     rep.variants.end());
+  rep.seconds = seconds();
+  *out = std::move(rep);
+  return Status::success();
+}
+
+}  // namespace pipegemm::fuzz

@@ -1,0 +1,199 @@
+// The planner: the arithmetic of seeds 001 and 004, done before a kernel is written or run.
+//
+//   smem per stage count -> blocks per SM (CUDA's occupancy rules) -> cliffs where one more
+//   stage costs a block; compute/load ratio -> LDG-register or cp.async (004's thresholds);
+//   minimum stages = ceil(T_copy / T_compute) + 1 (001); for a problem shape, the registered
+//   variants ranked by waves and last-wave utilization on the target GPU.
+//
+// Everything here is CPU arithmetic over an ArchSpec. An ArchSpec comes from the built-in table
+// (find_arch) or from the live device (arch_from_device), which takes precedence when present.
+#pragma once
+
+#include <climits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pipegemm/device.hpp"
+#include "pipegemm/registry.hpp"
+
+namespace pipegemm::plan {
+
+// Per-SM math rate, FLOP per SM clock, dense (no sparsity). 0 = the GPU has no such path.
+struct MathRates {
+  int mma_f16_f32acc = 0;  // mma.sync fp16/bf16 in, fp32 accumulation
+  int mma_f16_f16acc = 0;  // mma.sync fp16 in, fp16 accumulation
+  int mma_i8 = 0;          // mma.sync int8 (ops)
+  int wgmma_f16 = 0;       // wgmma fp16/bf16 (sm_90a)
+  int wgmma_i8 = 0;
+  int ffma_f32 = 0;        // CUDA cores, 2 FLOP per FFMA
+};
+
+// One GPU's limits. Occupancy fields follow the CUDA occupancy calculator (cuda_occupancy.h);
+// the throughput fields feed only the min-stages estimate.
+struct ArchSpec {
+  std::string key;          // "h200", "a100", ...
+  std::string name;         // "NVIDIA H200 SXM"
+  int sm = 0;               // compute capability * 10
+  std::string source;       // "table" or "live device (CUDA)"
+  int sm_count = 0;
+  int smem_per_sm = 0;               // max carveout, bytes
+  int smem_per_block = 48 * 1024;    // without opt-in
+  int smem_per_block_optin = 0;      // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  int smem_reserved_per_block = 0;   // runtime reservation per CTA (1 KB on sm_80+)
+  int smem_alloc_granularity = 128;  // bytes
+  int regs_per_sm = 65536;
+  int regs_per_block = 65536;
+  int max_regs_per_thread = 255;
+  int reg_alloc_unit = 256;          // registers per warp are allocated in these units
+  int sub_partitions = 4;            // registers are split evenly over the SM's 4 schedulers
+  int max_threads_per_block = 1024;
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int max_warps_per_sm = 0;
+  int warp_size = 32;
+  int barriers_per_block_slot = 2;   // named barriers per resident-CTA slot (Hopper rule)
+  double sm_clock_mhz = 0;           // max boost (table) or cudaDevAttrClockRate (live)
+  double dram_gbps = 0;              // peak DRAM bandwidth, GB/s
+  int dram_latency_cycles = 0;       // a k_tile's first byte, DRAM to SM, in SM cycles (estimate)
+  int l2_bytes = 0;
+  bool geforce_half_rate_f32acc = false;  // GeForce parts: fp32-accumulate mma at half rate
+  MathRates rates;
+  std::string notes;                 // where the numbers come from
+};
+
+// The built-in table: at least sm_80 (A100), sm_86 (GA104), sm_89 (Ada), sm_90 (H100, H200).
+const std::vector<ArchSpec>& arch_table();
+// Looks up "sm_90", "sm90", "90", "9.0" (the default GPU of that arch) or a GPU key/alias
+// ("h200", "H100", "a100", "rtx3070", "ga104", "rtx4090", "l40s"). Error lists the known keys.
+Status find_arch(std::string_view key, ArchSpec* out);
+// The live device's limits over the table entry of its arch (throughputs stay from the table).
+// Fails when there is no device or its arch is not in the table.
+Status arch_from_device(const DeviceInfo& dev, ArchSpec* out);
+
+// PipelineKind and MmaKind: pipegemm/mechanism.hpp, the words every kernel config uses.
+
+// What the planner needs of a kernel: a registered variant (kernel_from_variant) or a tile the
+// user describes.
+struct KernelDesc {
+  std::string label;        // variant name, or "custom"
+  std::string family;
+  int bm = 0, bn = 0, bk = 0, stages = 0, threads = 0;
+  DType in = DType::f16, acc = DType::f32;
+  PipelineKind pipeline = PipelineKind::cp_async_ring;
+  MmaKind mma = MmaKind::mma_sync;
+  int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
+  std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
+  int static_smem = 0;      // __shared__ arrays, bytes
+  int extra_smem = 0;       // dynamic smem beyond the ring (epilogue staging, padding), bytes
+  int barriers = 1;         // named barriers per CTA (counts only on sm_90+)
+};
+KernelDesc kernel_from_variant(const Variant& v);
+
+// Shared memory of the ring at `stages` slots: stages * (BM*BK + BN*BK) * sizeof(T), plus
+// 2 x 8-byte mbarriers (full, empty) per stage for the mbarrier ring, plus extra_smem.
+int ring_bytes_per_stage(const KernelDesc& k);
+int smem_bytes(const KernelDesc& k, int stages);
+
+// Can a kernel of this tile be built and launched on `a`? The rules the kernels static_assert
+// (kernels/common/smem_tiles.cuh for the 16-byte copy paths of k1..k4, k4_multistage/kernel.cuh
+// for the cp.async ring, k5_ws_tma_wgmma/kernel.cuh for TMA + wgmma) and the arch's limits, one
+// place for both. The first broken rule is the message, naming it. Every registered variant passes.
+Status check_tile(const KernelDesc& k, const ArchSpec& a);
+
+// Blocks per SM as cudaOccupancyMaxActiveBlocksPerMultiprocessor computes it.
+struct Occupancy {
+  int blocks = 0;            // resident CTAs per SM
+  int by_smem = INT_MAX, by_regs = INT_MAX, by_warps = INT_MAX, by_blocks = INT_MAX,
+      by_barriers = INT_MAX;
+  std::string limiter;       // "shared memory", "registers", "warps", "blocks/SM", "barriers"
+  int smem_alloc = 0;        // per-CTA smem footprint: dynamic + static + reserved, rounded up
+  int regs_per_warp = 0;     // allocated
+  bool regs_known = false;
+  int warps_per_sm = 0;
+  double occupancy = 0;      // resident warps / max warps
+  std::string error;         // non-empty: this CTA cannot launch at all (why)
+};
+Occupancy occupancy(const ArchSpec& a, int threads, int dynamic_smem, int regs_per_thread,
+                    int static_smem = 0, int barriers = 1);
+
+// The largest dynamic smem per CTA that still keeps `blocks` CTAs on one SM (0 if none).
+int max_dynamic_smem_for_blocks(const ArchSpec& a, int blocks, int static_smem = 0);
+
+// One row per stage count, 1 .. the most that fits one CTA.
+struct StageRow {
+  int stages = 0;
+  int smem = 0;              // dynamic bytes
+  Occupancy occ;
+  bool cliff = false;        // fewer blocks than with one stage less
+};
+std::vector<StageRow> stage_table(const ArchSpec& a, const KernelDesc& k, int max_stages = 0);
+
+// 004: FLOP per byte loaded for one k_tile: 2*BM*BN*BK / ((BM*BK + BK*BN) * sizeof(T)).
+double compute_load_ratio(int bm, int bn, int bk, int dtype_bytes);
+struct VariantAdvice {
+  std::string choice;  // "cp.async", "benchmark both (LDG-register and cp.async)", "pipelining may not pay"
+  std::string reason;
+};
+// active_warps: resident warps per SM (004: ratio > 20 needs >= 8 of them to go unpipelined).
+VariantAdvice recommend_variant(double ratio, int active_warps);
+
+// 001: ceil(T_copy / T_compute) + 1. Both must be positive.
+int minimum_stages(long long copy_cycles, long long compute_cycles);
+
+struct StageEstimate {
+  double t_copy = 0, t_compute = 0;  // cycles per k_tile for one CTA
+  double transfer = 0;               // the bandwidth part of t_copy
+  bool copy_given = false, compute_given = false;
+  int min_stages = 0;                // with T_copy as above (estimated: the DRAM worst case)
+  int min_stages_latency_only = 0;   // estimated T_copy without the transfer: operands from L2,
+                                     // bandwidth not binding (the lower end); 0 when T_copy given
+  bool bandwidth_bound = false;      // the transfer alone exceeds T_compute
+  std::vector<std::string> assumptions;
+};
+// t_copy / t_compute > 0 override the estimates. blocks_per_sm shares the SM among CTAs.
+StageEstimate estimate_stages(const ArchSpec& a, const KernelDesc& k, int blocks_per_sm,
+                              double t_copy = 0, double t_compute = 0, int latency_cycles = 0);
+
+// Wave quantization of a problem over the GPU.
+struct Waves {
+  long long tiles = 0, slots = 0, waves = 0;
+  double last_wave_util = 0;  // busy fraction of the last wave's slots
+  double efficiency = 0;      // tiles / (waves * slots)
+};
+Waves waves_for(long long m, long long n, int bm, int bn, int blocks_per_sm, int sm_count);
+
+struct RankedVariant {
+  const Variant* v = nullptr;
+  KernelDesc kernel;
+  Occupancy occ;
+  Waves waves;
+};
+struct Ranking {
+  std::vector<RankedVariant> ranked;                          // best first
+  std::vector<std::pair<const Variant*, std::string>> rejected;  // with a one-line reason
+};
+// Every registered variant for an m x n x k problem on arch a, checked with check_variant().
+// `types` (A, B, acc, D) is the problem's; null = each variant's own (only shape and arch count).
+// regs_for(v) supplies registers per thread (0 = unknown); may be null.
+using RegsLookup = int (*)(const Variant& v, const ArchSpec& a, std::string* source);
+Ranking rank_variants(const ArchSpec& a, long long m, long long n, long long k, const Problem* types,
+                      RegsLookup regs_for);
+
+// Registers per thread of a registered variant from `cuobjdump -res-usage` of `binary` (the
+// running executable by default; cuobjdump found and run by pipegemm_tools/toolchain.hpp), for the cubin that would run on sm (sm_90a for sm_90; the
+// newest same-major cubin otherwise). 0 when unavailable; *why says why.
+struct ResUsage {
+  int regs = 0, static_smem = 0;
+  std::string cubin_arch;  // "sm_90a"
+  int matches = 0;         // distinct kernels in that cubin matching the symbol
+};
+bool res_usage_from_cuobjdump(const std::string& symbol, int sm, ResUsage* out, std::string* why,
+                              const std::string& binary = "/proc/self/exe");
+// The parsing half, on `cuobjdump -res-usage` text. Several kernels matching `symbol` (e.g. two
+// template instances) give the largest REG (the conservative one for occupancy) and say so.
+// On sm_90+ cubins SHARED includes the driver's 1 KB per-CTA reservation; it is taken off.
+bool res_usage_from_text(const std::string& text, const std::string& symbol, int sm, ResUsage* out,
+                         std::string* why);
+
+}  // namespace pipegemm::plan

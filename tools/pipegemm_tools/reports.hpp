@@ -1,0 +1,187 @@
+// What each subcommand asks and what it reports. A subcommand parses its flags into a request,
+// calls the one builder here (the work: selection, checks, runs, arithmetic) and renders the
+// report's document (report.hpp) in the format asked for; nothing is computed in the CLI.
+//
+// Builders return invalid_argument for bad input (the CLI's exit 2) and no_device when a GPU is
+// needed and absent (exit 3); a run that fails is part of the report, not an error.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pipegemm/device.hpp"
+#include "pipegemm/registry.hpp"
+#include "pipegemm_tools/bench.hpp"
+#include "pipegemm_tools/planner.hpp"
+#include "pipegemm_tools/report.hpp"
+#include "pipegemm_tools/sass.hpp"
+
+namespace pipegemm {
+
+// ----- types, problems, selection (verify, bench, plan) -------------------------------------
+
+struct TypeRequest {
+  std::string in, acc, out;  // --dtype / --acc / --out-dtype as given; "" = not asked
+};
+struct Types {
+  DType in = DType::f16, acc = DType::f32, out = DType::f16;  // the defaults filled in
+  bool in_given = false, acc_given = false, out_given = false;
+  bool accepts(const Variant& v) const;  // v computes every type that was asked for
+};
+// The one parser of the type flags. Defaults: f16 in; i32 accumulation and output for i8 in,
+// else f32 accumulation and output = input. i32 is an accumulator type, refused as an input.
+Status parse_types(const TypeRequest& r, Types* out);
+
+struct ProblemRequest {
+  std::string shape;  // "MxNxK"
+  TypeRequest types;
+  int64_t lda = 0, ldb = 0, ldd = 0;  // 0 = packed
+  std::string a_npy, b_npy, d_npy;    // verify: inputs from files, D to a file
+};
+// The problem for variant v: shape and leading dimensions from r, types from v.
+Status problem_for(const ProblemRequest& r, const Variant& v, Problem* p);
+
+struct Selection {
+  std::vector<std::string> kernels;  // names, "all", "auto"
+  std::string family;
+  bool peers = true;                 // add the cuBLAS entries computing the same types
+};
+// The variants chosen by name, or every one of the family and types, in registry order.
+Status select_variants(const Selection& s, const Types& t, std::vector<const Variant*>* out);
+
+// ----- list ---------------------------------------------------------------------------------
+
+struct ListReport {
+  std::vector<const Variant*> variants;
+};
+ListReport list_registry();
+report::Document document(const ListReport& r);
+
+// ----- verify -------------------------------------------------------------------------------
+
+struct VerifyRequest {
+  ProblemRequest problem;
+  Selection selection;
+  uint64_t seed = 0;  // 0 = fresh
+};
+struct VerifyRow {
+  std::string variant, shape, verdict;  // verdict: PASS, FAIL, refused, ERROR
+  VerifyOutcome outcome;
+  bool ran = false;                     // the kernel ran and was compared
+  Tolerance tolerance;
+};
+struct VerifyReport {
+  std::string device;
+  int sm = 0;
+  uint64_t seed = 0;
+  std::string inputs;  // where A and B came from
+  std::vector<std::pair<std::string, Tolerance>> tolerances;  // "f16/f32/f16" -> rule, per session
+  std::vector<VerifyRow> rows;
+  int failures = 0;
+  std::vector<std::string> errors;  // what failed beside the rows (writing --out)
+};
+Status run_verify(VerifyRequest r, VerifyReport* out);
+report::Document document(const VerifyReport& r);
+
+// ----- bench --------------------------------------------------------------------------------
+
+struct BenchRequest {
+  ProblemRequest problem;
+  Selection selection;
+  BenchOptions run;
+  bool ladder = false;  // one variant per rung for the asked types + cuBLAS, speedup over k1
+};
+struct BenchRuns {
+  std::string device;
+  int sm = 0, sm_count = 0;
+  int64_t l2_bytes = 0;
+  BenchOptions run;
+  bool ladder = false;
+  Types types;
+  std::vector<BenchReport> runs;  // one per (A, B, D) types; the ladder's is one
+  int failures = 0;               // results that did not run
+  Status error;                   // a run that could not complete (the runs before it are kept)
+};
+Status run_bench(const BenchRequest& r, BenchRuns* out);
+report::Document document(const BenchRuns& r);
+
+}  // namespace pipegemm
+
+namespace pipegemm::plan {
+
+// ----- plan ---------------------------------------------------------------------------------
+
+struct PlanRequest {
+  std::string kernel;  // a registered variant; "" = the seed kernel (unless tile)
+  std::string tile;    // "BMxBNxBK": plan a described tile instead
+  TypeRequest types;   // with tile
+  std::string family, mma;  // with tile: pipeline kind words or a registered family; instruction
+  std::string arch;    // "" = the live GPU, else the H200 table
+  std::string shape;   // "MxNxK": waves and the registered variants ranked
+  // -1 = not given; a given value must be positive (0 is refused, not taken as "absent").
+  int stages = -1, threads = -1, regs = -1;
+  double t_copy = -1, t_compute = -1;
+  int latency = -1;
+};
+struct PlanReport {
+  ArchSpec arch;
+  std::string arch_note;          // where the limits came from
+  KernelDesc kernel;
+  const Variant* variant = nullptr;  // null for a described tile
+  int smem = 0;                   // dynamic smem at the kernel's stage count
+  Occupancy occ;
+  int cuda_blocks = -1;           // the live kernel's cudaOccupancy answer, when known
+  std::vector<StageRow> stages;
+  double ratio = 0;
+  VariantAdvice advice;
+  StageEstimate estimate;
+  long long m = 0, n = 0, k = 0;  // 0 = no shape asked
+  Waves waves;
+  Ranking ranking;
+};
+Status make_report(const PlanRequest& r, PlanReport* out);
+report::Document document(const PlanReport& r);
+// The GPU table (`plan --archs`).
+report::Document arch_table_document();
+
+// A described tile (--tile and its options) as the planner's kernel, checked with check_tile.
+Status describe_tile(const PlanRequest& r, const ArchSpec& a, KernelDesc* out);
+
+}  // namespace pipegemm::plan
+
+namespace pipegemm::sass {
+
+// ----- sass ---------------------------------------------------------------------------------
+
+struct SassRequest {
+  std::vector<const Variant*> kernels;  // asked by name; empty = every one with machine code
+  std::vector<std::string> archs{"all"};
+  std::string function;                 // only functions whose mangled name contains this
+  bool own = true;                      // checking this build (else a FILE)
+  std::string file;                     // the FILE, as given
+  std::string tool, version;            // the cuobjdump that made the listing
+  bool brief = false;                   // text: the summary and the details of failures only
+};
+// Names -> variants (unknown names and peers refused).
+Status select_kernels(const std::vector<std::string>& names, SassRequest* r);
+// The variants to match: those asked for, else every registered one with a symbol.
+std::vector<const Variant*> kernels_to_check(const SassRequest& r);
+// Which functions load_listing should disassemble (mangled name, arch).
+std::function<bool(const std::string&, const std::string&)> wanted(const SassRequest& r);
+
+struct SassReport {
+  std::string file, tool, version;
+  std::vector<Verdict> verdicts;
+  std::vector<std::string> notes;
+  int failed = 0;
+  bool own = true, brief = false;
+};
+// Matches the listing's functions to the variants and checks each: our build must hold every
+// registered kernel for every arch it was built for; a FILE's other kernels with an MMA get the
+// generic expectation.
+Status check_listing(const SassRequest& r, const Listing& l, SassReport* out);
+report::Document document(const SassReport& r);
+
+}  // namespace pipegemm::sass
