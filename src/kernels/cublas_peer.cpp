@@ -73,10 +73,10 @@ Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cu
   return Status::success();
 }
 
-Variant peer(const char* name, DType in, DType acc, DType out) {
+Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DType acc, DType out) {
   Variant v;
   v.name = name;
-  v.family = "cublas";
+  v.family = family;
   v.rung = -1;
   v.min_sm = 80;
   v.a_type = v.b_type = in;
@@ -87,23 +87,23 @@ Variant peer(const char* name, DType in, DType acc, DType out) {
     v.req.ptr_align_bytes = 4;
     v.req.ld_multiple = 4;
   }
-  v.launch = &launch_cublas;
+  v.launch = launch;
   return v;
 }
 
 }  // namespace
 
-Variant cublaslt_peer(const char* name, DType in, DType acc, DType out);  // cublaslt_peer.cpp
+Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);  // cublaslt_peer.cpp
 
 // The table's peer lines (variants.def): cublasGemmEx, or cuBLASLt's timed best, with the
 // line's types.
 #define PIPEGEMM_CUBLAS(t)                                                   \
   void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_CUBLAS(t))(std::vector<Variant> & out) { \
-    out.push_back(peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLAS(t)), types::t::a, types::t::acc, types::t::d)); \
+    out.push_back(peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLAS(t)), "cublas", &launch_cublas, types::t::a, types::t::acc, types::t::d)); \
   }
 #define PIPEGEMM_CUBLASLT(t)                                                   \
   void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_CUBLASLT(t))(std::vector<Variant> & out) { \
-    out.push_back(cublaslt_peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLASLT(t)), types::t::a, types::t::acc, types::t::d)); \
+    out.push_back(peer(PIPEGEMM_STR(PIPEGEMM_NAME_CUBLASLT(t)), "cublaslt", &launch_cublaslt, types::t::a, types::t::acc, types::t::d)); \
   }
 #define PIPEGEMM_LINE(name)  // kernel lines: defined in their own translation units
 #include "registry/table_lines.inc"

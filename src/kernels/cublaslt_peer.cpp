@@ -140,6 +140,9 @@ struct Scalars {
   const void* zero(DType acc) const { return acc == DType::f16 ? (const void*)&h0 : acc == DType::i32 ? (const void*)&i0 : (const void*)&f0; }
 };
 
+}  // namespace
+
+// The launcher of the cublaslt_* registry entries (cublas_peer.cpp registers them).
 Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
@@ -197,27 +200,6 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   if (best < 0) return Status::error(StatusCode::cuda_error, "no cuBLASLt candidate ran on this problem");
   c.best.emplace(key, cand[best].algo);
   return lt_status(run(&cand[best].algo), "cublasLtMatmul");
-}
-
-}  // namespace
-
-// The table's cuBLASLt lines (variants.def): the heuristic's best, timed, with these types.
-Variant cublaslt_peer(const char* name, DType in, DType acc, DType out) {
-  Variant v;
-  v.name = name;
-  v.family = "cublaslt";
-  v.rung = -1;
-  v.min_sm = 80;
-  v.a_type = v.b_type = in;
-  v.acc_type = acc;
-  v.d_type = out;
-  v.req.any_layout = true;
-  if (in == DType::i8) {  // IMMA: 4-byte aligned pointers and leading dimensions
-    v.req.ptr_align_bytes = 4;
-    v.req.ld_multiple = 4;
-  }
-  v.launch = &launch_cublaslt;
-  return v;
 }
 
 }  // namespace pipegemm::detail

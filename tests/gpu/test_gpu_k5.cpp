@@ -108,9 +108,15 @@ TEST(K5Refusal, MisalignedPointerOrLeadingDimensionIsRefusedWithTheRule) {
   s = check_variant(*v, q, 90, buf, buf, buf);
   EXPECT_EQ(s.code, StatusCode::not_supported);
   EXPECT_NE(s.message.find("lda=60"), std::string::npos) << s.message;
-  Problem r = problem(128, 100, 64, DType::f16, DType::f16);  // ldd = 100 halves = 200 bytes
+  Problem r = problem(128, 96, 64, DType::f16, DType::f16);
+  r.ldd = 100;  // 100 halves = 200 bytes between D rows
   s = check_variant(*v, r, 90, buf, buf, buf);
   EXPECT_NE(s.message.find("ldd=100"), std::string::npos) << s.message;
+  // A D row that ends mid 16-byte unit: the TMA store would write into its padding.
+  Problem t = problem(128, 100, 64, DType::f16, DType::f16);
+  t.ldd = 104;
+  s = check_variant(*v, t, 90, buf, buf, buf);
+  EXPECT_NE(s.message.find("N=100 is not a multiple of 8"), std::string::npos) << s.message;
 }
 
 TEST(K5Refusal, GpusOtherThanSm90AreRefused) {

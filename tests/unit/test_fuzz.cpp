@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "cli_runner.hpp"
@@ -10,6 +11,7 @@
 #include "pipegemm_tools/fuzz.hpp"
 #include "pipegemm_tools/fuzz/detail.hpp"
 #include "pipegemm_tools/host_types.hpp"
+#include "pipegemm_tools/reference.hpp"
 
 using namespace pipegemm;
 using namespace pipegemm::fuzz;
@@ -172,6 +174,54 @@ TEST(Fuzz, CheckComparesEveryElementAndTheGuard) {
   EXPECT_DOUBLE_EQ(c.max_abs_err, r.cmp.max_abs_err);
   d[size_t(off + 4 * p.ldd + 6)] = 0xFFFF;  // left unwritten: NaN
   EXPECT_EQ(check().cmp.non_finite, 1);
+}
+
+// The threaded, division-sparing comparison gives compare_with_reference's verdict, element for element.
+TEST(Fuzz, CheckAgreesWithCompareWithReference) {
+  for (DType out : {DType::f16, DType::bf16, DType::f32, DType::i32}) {
+    Problem p;
+    p.m = 97, p.n = 61, p.k = 4096, p.ldd = 64;
+    p.a_type = p.b_type = out == DType::i32 ? DType::i8 : out == DType::f32 ? DType::f32 : out;
+    p.d_type = out;
+    p.acc_type = out == DType::i32 ? DType::i32 : DType::f32;
+    const int e = dtype_bytes(out);
+    std::vector<uint8_t> d(size_t(p.m * p.ldd * e), 0xFF);
+    std::vector<double> ref(size_t(p.m * p.n));
+    std::vector<float> r(size_t(p.m * p.n) * 2);
+    fill_random(DType::f32, r.data(), int64_t(r.size()), 5);
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j) {
+        const size_t x = size_t(i * p.n + j);
+        const double want = out == DType::i32 ? std::round(1000 * r[x]) : 40 * r[x];
+        double got = want + (x % 7 == 0 ? 0.05 * r[x + ref.size()] : 0.0);  // some off, some exact
+        if (x % 53 == 0) got = want + 5;                                     // clearly wrong
+        ref[x] = want;
+        uint8_t* at = d.data() + (i * p.ldd + j) * e;
+        const uint16_t h = out == DType::f16 ? float_to_half_bits(float(got)) : float_to_bf16_bits(float(got));
+        const float f = float(got);
+        const int32_t v = int32_t(std::lround(got));
+        if (x % 101 == 3) continue;  // left poisoned: NaN (or 0x80808080 below)
+        std::memcpy(at, out == DType::f32 ? (const void*)&f : out == DType::i32 ? (const void*)&v : (const void*)&h, size_t(e));
+      }
+    if (out == DType::i32)
+      for (int64_t x = 0; x < p.m * p.ldd; ++x) {
+        int32_t v;
+        std::memcpy(&v, d.data() + x * 4, 4);
+        if (v == -1) std::memset(d.data() + x * 4, 0x80, 4);
+      }
+    const Tolerance tol = tolerance_for(p);
+    const CompareResult want = compare_with_reference(p, d.data(), ref, tol);
+    const CompareResult got = detail::check_run(p, d.data(), 0, ref.data(), tol, out == DType::i32 ? 0x80 : 0xFF).cmp;
+    EXPECT_GT(want.failures, 0) << to_string(out);
+    EXPECT_EQ(got.failures, want.failures) << to_string(out);
+    EXPECT_EQ(got.non_finite, want.non_finite) << to_string(out);
+    EXPECT_EQ(got.checked, want.checked);
+    EXPECT_EQ(got.worst_row, want.worst_row) << to_string(out);
+    EXPECT_EQ(got.worst_col, want.worst_col) << to_string(out);
+    EXPECT_DOUBLE_EQ(got.max_abs_err, want.max_abs_err) << to_string(out);
+    EXPECT_DOUBLE_EQ(got.max_rel_err, want.max_rel_err) << to_string(out);
+    EXPECT_EQ(got.pass, want.pass);
+  }
 }
 
 TEST(Fuzz, CliExitCodes) {

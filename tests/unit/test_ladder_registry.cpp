@@ -120,11 +120,17 @@ TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   q.lda = 130;  // A rows no longer 16-byte aligned
   s = check_variant(*first_of_rung(4, DType::f16), q, 90);
   EXPECT_TRUE(contains(s.message, "lda=130 is not a multiple of 8 elements (16-byte vectors)")) << s.message;
-  // The Hopper rung's TMA store keeps D's 16-byte rule.
+  // The Hopper rung's TMA store keeps D's 16-byte rule: rows 16-byte apart, and rows that end
+  // on a 16-byte unit (its store clips in whole units, so a ragged row would write its padding).
   if (const Variant* k5 = find_variant("k5_f16_128x256x64_s4")) {
-    Problem r = problem(DType::f16, 128, 129, 64);
+    Problem r = problem(DType::f16, 128, 128, 64);
+    r.ldd = 129;
     s = check_variant(*k5, r, 90);
     EXPECT_TRUE(contains(s.message, "ldd=129")) << s.message;
+    r = problem(DType::f16, 128, 129, 64);
+    r.ldd = 136;
+    s = check_variant(*k5, r, 90);
+    EXPECT_TRUE(contains(s.message, "N=129 is not a multiple of 8")) << s.message;
   }
   // int8: 16 elements per vector.
   s = check_variant(*first_of_rung(3, DType::i8), problem(DType::i8, 64, 64, 1000), 90);

@@ -26,6 +26,7 @@ int fail_usage(const std::string& msg);
 
 int run_verify(const VerifyRequest& r, bool json);
 int run_bench(const BenchRequest& r, bool json);
+int run_bench(const BenchRequest& r, bool json, const std::string& output);  // and --output FILE
 
 void add_list(CLI::App& app, int* rc);
 void add_verify(CLI::App& app, int* rc);

@@ -1,5 +1,7 @@
 // `pipegemm bench`: selected variants and their cuBLAS peers, one run, same rotated buffers;
-// --ladder: one variant per rung and cuBLAS (seed 004 step 6).
+// --ladder: one variant per rung and cuBLAS (seed 004 step 6); --suite / shape ranges: many
+// shapes, a results table and each kernel's geomean and worst against the best cuBLAS.
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -7,20 +9,51 @@
 
 namespace pipegemm::cli {
 
-int run_bench(const BenchRequest& r, bool json) {
+namespace {
+
+// --output FILE: the format from its extension (.csv, .json, .md).
+bool output_format(const std::string& path, report::Format* f) {
+  const auto dot = path.rfind('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot + 1);
+  return (ext == "csv" || ext == "json" || ext == "md") && report::parse_format(ext, f);
+}
+
+}  // namespace
+
+int run_bench(const BenchRequest& r, bool json, const std::string& output) {
+  report::Format f = report::Format::text;
+  if (!output.empty() && !output_format(output, &f))
+    return fail_usage("--output '" + output + "': the format comes from the extension (.csv, .json or .md)");
   BenchRuns runs;
   Status s = pipegemm::run_bench(r, &runs);
   if (!s.ok()) return fail(s);
-  emit(document(runs), json);  // a run that could not complete: the runs before it, then why
+  const report::Document d = document(runs);
+  emit(d, json);  // a run that could not complete: the runs before it, then why
+  if (!output.empty()) {
+    std::ofstream file(output);
+    if (!(file << report::render(d, f)) || !file.flush()) {
+      std::cerr << "pipegemm bench: cannot write '" << output << "'\n";
+      return kFail;
+    }
+  }
   if (!runs.error.ok()) std::cerr << "pipegemm bench: " << runs.error.message << "\n";
   return runs.error.ok() && !runs.failures ? kOk : kFail;
 }
 
+int run_bench(const BenchRequest& r, bool json) { return run_bench(r, json, ""); }
+
 void add_bench(CLI::App& app, int* rc) {
   auto o = std::make_shared<BenchRequest>();
   auto json = std::make_shared<bool>(false);
+  auto output = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("bench", "time variants beside cuBLAS (same run, same buffers)");
   add_problem_options(cmd, &o->problem, "81920x256x256", false);
+  cmd->get_option("--shape")
+      ->description("problem size MxNxK (D = A(M,K) * B(N,K)^T); each dimension may be a range start:stop:step "
+                    "(inclusive), several ranges make the cross product: 1024:8192:1024x4096x4096");
+  cmd->add_option("--suite", o->suite,
+                  "a suite file, one shape per line 'MxNxK [dtype]', '#' comments (bench/suites/*.txt)")
+      ->excludes("--shape");
   add_selection_options(cmd, &o->selection);
   cmd->add_option("--reps", o->run.reps, "timed launches per variant")->capture_default_str();
   cmd->add_option("--warmup", o->run.warmup, "warm-up launches per variant")->capture_default_str();
@@ -30,10 +63,14 @@ void add_bench(CLI::App& app, int* rc) {
                   "from the same power state (0: back to back, sustained)")
       ->capture_default_str();
   cmd->add_flag("--json", *json, "machine-readable output");
+  cmd->add_option("--output", *output, "also write the report to FILE.csv, FILE.json or FILE.md");
   cmd->add_flag("--ladder", o->ladder,
                 "the pipelining ladder for --dtype (default f16): one variant per rung + cuBLAS, "
                 "speedup over k1 (seed 004 step 6)");
-  cmd->callback([o, json, rc] { *rc = run_bench(*o, *json); });
+  o->progress = [](int i, int n, const std::string& shape) {
+    std::cerr << "[" << i << "/" << n << "] " << shape << " ...\n";
+  };
+  cmd->callback([o, json, output, rc] { *rc = run_bench(*o, *json, *output); });
 }
 
 }  // namespace pipegemm::cli

@@ -71,10 +71,12 @@ struct BenchResult {
   std::string variant;
   Status status;
   double ms_median = 0, ms_min = 0, ms_max = 0;
+  double ms_stdev = 0;       // sample standard deviation (n - 1) of the timed launches
   double tflops = 0, gbps = 0;
   double pct_of_peer = 0;    // vs the best cuBLAS entry with the same types in the same run
   std::string peer;
   int samples = 0;
+  std::string chose;         // bench --kernel auto: the variant auto resolved to (variant is "auto")
 };
 
 struct BenchReport {

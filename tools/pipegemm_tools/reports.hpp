@@ -14,6 +14,7 @@
 #include "pipegemm/device.hpp"
 #include "pipegemm/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
+#include "pipegemm_tools/bench_suite.hpp"
 #include "pipegemm_tools/planner.hpp"
 #include "pipegemm_tools/report.hpp"
 #include "pipegemm_tools/sass.hpp"
@@ -92,6 +93,8 @@ struct BenchRequest {
   Selection selection;
   BenchOptions run;
   bool ladder = false;  // one variant per rung for the asked types + cuBLAS, speedup over k1
+  std::string suite;    // a suite file (bench_suite.hpp) instead of --shape; --shape may hold ranges
+  std::function<void(int i, int n, const std::string& shape)> progress;  // before each shape, when n > 1
 };
 struct BenchRuns {
   std::string device;
@@ -100,12 +103,18 @@ struct BenchRuns {
   BenchOptions run;
   bool ladder = false;
   Types types;
-  std::vector<BenchReport> runs;  // one per (A, B, D) types; the ladder's is one
+  std::vector<BenchReport> runs;  // one per shape and (A, B, D) types; the ladder's is one
+  bool sweep = false;             // a suite or a range: one results table and the summary
+  std::string suite;              // the suite file, "" for a range
+  int shapes = 0;
+  std::vector<KernelSummary> summary;  // sweeps: per kernel against the best cuBLAS
+  BenchEnv env;
   int failures = 0;               // results that did not run
   Status error;                   // a run that could not complete (the runs before it are kept)
 };
 Status run_bench(const BenchRequest& r, BenchRuns* out);
 report::Document document(const BenchRuns& r);
+report::Document sweep_document(const BenchRuns& r);  // document() of a sweep
 
 }  // namespace pipegemm
 

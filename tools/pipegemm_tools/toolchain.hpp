@@ -9,6 +9,15 @@
 
 namespace pipegemm::toolchain {
 
+// ----- text ---------------------------------------------------------------------------------
+// The two helpers every reader of cuobjdump output needs (toolchain, sass parser).
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' || s.front() == '\n')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+inline bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
 // ----- programs -----------------------------------------------------------------------------
 
 // A regular file this process may execute.

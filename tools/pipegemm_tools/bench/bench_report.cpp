@@ -30,29 +30,41 @@ Status ladder_variants(const Types& t, std::vector<const Variant*>* vs) {
   return {};
 }
 
-}  // namespace
+// The problem of request r with types t, before any variant ("auto" resolves on the device).
+Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p) {
+  Variant v;  // only its types are read
+  v.a_type = v.b_type = t.in;
+  v.acc_type = t.acc;
+  v.d_type = t.out;
+  return problem_for(r, v, p);
+}
 
-Status run_bench(const BenchRequest& r, BenchRuns* out) {
-  BenchRuns runs;
-  runs.run = r.run;
-  runs.ladder = r.ladder;
-  if (r.ladder && (!r.selection.kernels.empty() || !r.selection.family.empty()))
-    return bad("--ladder picks one variant per rung itself; drop --kernel / --family");
-  Status s = parse_types(r.problem.types, &runs.types);
-  std::vector<const Variant*> vs;
-  if (s.ok()) s = r.ladder ? ladder_variants(runs.types, &vs) : select_variants(r.selection, runs.types, &vs);
+struct ShapePlan {
+  ProblemRequest problem;          // the shape and types of this run
+  Types types;
+  std::vector<const Variant*> vs;  // the selection, "auto" aside
+};
+
+// One shape: "auto" resolved (and timed first, with its peers), one timing run per (A, B, D) types.
+void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchRequest& r, BenchRuns* runs) {
+  std::vector<const Variant*> vs = pl.vs;
   Problem p;
-  if (s.ok()) s = problem_for(r.problem, *vs[0], &p);
-  if (!s.ok()) return s;
-  if (!timing_ok(r.run)) return bad("--reps must be >= 1, --warmup and --idle-ms >= 0");
-  const DeviceInfo& dev = device_info();
-  if (!dev.present)
-    return Status::error(StatusCode::no_device, std::string("pipegemm bench") + (r.ladder ? " --ladder" : "") +
-                                                    " needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
-  runs.device = dev.name;
-  runs.sm = dev.sm;
-  runs.sm_count = dev.sm_count;
-  runs.l2_bytes = dev.l2_bytes;
+  typed_problem(pl.problem, pl.types, &p);
+  BenchResult no_auto;  // auto found no variant
+  bool auto_first = false;
+  if (want_auto) {
+    std::string why;
+    if (const Variant* c = choose_variant(p, device_info().sm, nullptr, nullptr, nullptr, &why)) {
+      std::vector<const Variant*> head{c};
+      for (const Variant* q : peers ? peers_for(*c) : std::vector<const Variant*>{})
+        if (q != c && std::find(vs.begin(), vs.end(), q) == vs.end()) head.push_back(q);
+      vs.insert(vs.begin(), head.begin(), head.end());
+      auto_first = true;
+    } else {
+      no_auto.variant = "auto";
+      no_auto.status = Status::error(StatusCode::not_supported, "auto found no variant: " + why);
+    }
+  }
   // One timing run over one set of rotated buffers per (A, B, D) types: variants that differ only
   // in accumulation (e.g. both cuBLAS peers) share the same buffers. The ladder is one run.
   std::vector<std::vector<const Variant*>> groups;
@@ -63,14 +75,84 @@ Status run_bench(const BenchRequest& r, BenchRuns* out) {
     if (g == groups.end()) groups.push_back({v});
     else g->push_back(v);
   }
-  for (auto& g : groups) {
-    if (!(s = problem_for(r.problem, *g[0], &p)).ok()) return s;
+  const size_t first = runs->runs.size();
+  auto count = [&](const BenchResult& x) {  // a sweep expects refusals (shapes off a kernel's tile)
+    runs->failures += !x.status.ok() && !(runs->sweep && x.status.code == StatusCode::not_supported);
+  };
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (!(runs->error = problem_for(pl.problem, *groups[g][0], &p)).ok()) return;
     BenchReport rep;
-    runs.error = bench_variants(p, g, r.run, &rep);
-    if (!runs.error.ok()) break;
-    for (auto& x : rep.results) runs.failures += !x.status.ok();
-    runs.runs.push_back(std::move(rep));
+    runs->error = bench_variants(p, groups[g], r.run, &rep);
+    if (!runs->error.ok()) return;
+    if (g == 0 && auto_first && !rep.results.empty()) {
+      rep.results[0].chose = rep.results[0].variant;
+      rep.results[0].variant = "auto";
+    }
+    for (auto& x : rep.results) count(x);
+    runs->runs.push_back(std::move(rep));
   }
+  if (no_auto.variant.empty()) return;
+  count(no_auto);
+  if (runs->runs.size() == first) {
+    BenchReport rep;
+    typed_problem(pl.problem, pl.types, &rep.problem);
+    runs->runs.push_back(std::move(rep));
+  }
+  runs->runs[first].results.insert(runs->runs[first].results.begin(), no_auto);
+}
+
+}  // namespace
+
+Status run_bench(const BenchRequest& r, BenchRuns* out) {
+  BenchRuns runs;
+  runs.run = r.run;
+  runs.ladder = r.ladder;
+  runs.suite = r.suite;
+  if (r.ladder && (!r.selection.kernels.empty() || !r.selection.family.empty()))
+    return bad("--ladder picks one variant per rung itself; drop --kernel / --family");
+  runs.sweep = !r.suite.empty() || is_shape_range(r.problem.shape);
+  if (r.ladder && runs.sweep) return bad("--ladder times one --shape; drop --suite / the range");
+  std::vector<SuiteShape> shapes(1);  // a plain --shape: problem_for parses it (and says what is wrong)
+  Status s = !r.suite.empty() ? load_suite(r.suite, &shapes)
+             : runs.sweep     ? expand_shape_ranges(r.problem.shape, &shapes)
+                              : Status{};
+  if (s.ok()) s = parse_types(r.problem.types, &runs.types);
+  if (!s.ok()) return s;
+  Selection sel = r.selection;
+  const auto a = std::remove(sel.kernels.begin(), sel.kernels.end(), std::string("auto"));
+  const bool want_auto = a != sel.kernels.end();
+  sel.kernels.erase(a, sel.kernels.end());
+  std::vector<ShapePlan> plans;
+  for (const SuiteShape& sh : shapes) {  // every shape checked before the GPU is looked for
+    ShapePlan pl;
+    pl.problem = r.problem;
+    if (runs.sweep) pl.problem.shape = sh.shape();
+    if (!sh.dtype.empty()) pl.problem.types.in = sh.dtype;
+    s = parse_types(pl.problem.types, &pl.types);
+    if (s.ok() && !(want_auto && sel.kernels.empty()))
+      s = r.ladder ? ladder_variants(pl.types, &pl.vs) : select_variants(sel, pl.types, &pl.vs);
+    Problem p;
+    if (s.ok()) s = pl.vs.empty() ? typed_problem(pl.problem, pl.types, &p) : problem_for(pl.problem, *pl.vs[0], &p);
+    if (!s.ok()) return bad((sh.line ? r.suite + ":" + std::to_string(sh.line) + ": " : "") + s.message);
+    plans.push_back(std::move(pl));
+  }
+  if (!timing_ok(r.run)) return bad("--reps must be >= 1, --warmup and --idle-ms >= 0");
+  const DeviceInfo& dev = device_info();
+  if (!dev.present)
+    return Status::error(StatusCode::no_device, std::string("pipegemm bench") +
+                                                    (r.ladder ? " --ladder" : !r.suite.empty() ? " --suite" : "") +
+                                                    " needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
+  runs.device = dev.name;
+  runs.sm = dev.sm;
+  runs.sm_count = dev.sm_count;
+  runs.l2_bytes = dev.l2_bytes;
+  runs.env = bench_environment();
+  runs.shapes = int(plans.size());
+  for (size_t i = 0; i < plans.size() && runs.error.ok(); ++i) {
+    if (r.progress && plans.size() > 1) r.progress(int(i + 1), int(plans.size()), plans[i].problem.shape);
+    bench_shape(plans[i], want_auto, sel.peers, r, &runs);
+  }
+  if (runs.sweep) runs.summary = suite_summary(runs.runs);
   *out = std::move(runs);
   return {};
 }
@@ -79,6 +161,7 @@ report::Document document(const BenchRuns& r) {
   using report::Cell;
   using report::Show;
   using report::fixed;
+  if (r.sweep) return sweep_document(r);
   report::Document d;
   const std::string idle = r.run.idle_ms > 0 ? ", " + std::to_string(r.run.idle_ms) + " ms idle before each block" : "";
   const std::string in = to_string(r.types.in), acc = to_string(r.types.acc), out = to_string(r.types.out);
@@ -94,7 +177,11 @@ report::Document document(const BenchRuns& r) {
               " launches after " + std::to_string(r.run.warmup) + " warm-up, " + std::to_string(r.run.rounds) +
               " interleaved rounds" + idle;
   }
-  d.section("", false).data("device", r.device).data("sm", r.sm);
+  report::Section& head = d.section("", false);
+  head.data("device", r.device).data("sm", r.sm).data("environment.driver", r.env.driver);
+  head.data("environment.cuda_runtime", r.env.cuda_runtime).data("environment.cublas", r.env.cublas);
+  head.data("environment.pipegemm", r.env.pipegemm).data("environment.sm_clock_mhz", r.env.sm_clock_mhz);
+  head.data("environment.date", r.env.date);
   for (size_t i = 0; i < r.runs.size(); ++i) {
     const BenchReport& b = r.runs[i];
     const Problem& p = b.problem;
@@ -117,7 +204,8 @@ report::Document document(const BenchRuns& r) {
          {"gbps", "GB/s", bench_all}, {"", "%copyBW", bench_text}, {"", "vs k1", ladder_text}, {"", "%cuBLAS", Show::text},
          {"peer", "peer (same types)", bench_all}, {"", "mechanism", ladder_text}, {"ok", "", Show::data},
          {"message", "", Show::data}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data},
-         {"samples", "", Show::data}, {"pct_of_cublas", "", Show::data}});
+         {"samples", "", Show::data}, {"pct_of_cublas", "", Show::data}, {"ms_stdev", "", Show::data},
+         {"chose", "", Show::data}});
     const BenchResult* base = nullptr;  // k1: the load -> sync -> compute -> sync baseline of 004
     for (auto& x : b.results)
       if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
@@ -126,14 +214,15 @@ report::Document document(const BenchRuns& r) {
       const bool ok = x.status.ok();
       const std::string no = "-", msg = x.status.message;  // a failed run: dashes, its message last
       const std::string pct = !x.peer.empty() ? fixed(x.pct_of_peer, 1) : L && v && v->is_peer() ? "100.0" : no;
-      t.add({report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), x.variant,
+      const std::string name = x.chose.empty() ? x.variant : x.variant + " -> " + x.chose;
+      t.add({report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), Cell(x.variant, name),
              Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
              Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
              report::text_cell(ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
              report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
              report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
              report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
-             x.pct_of_peer});
+             x.pct_of_peer, x.ms_stdev, x.chose});
     }
   }
   return d;

@@ -157,6 +157,11 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     r.ms_median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
     r.ms_min = t.front();
     r.ms_max = t.back();
+    double sum = 0, sq = 0;
+    for (float x : t) sum += x;
+    const double mean = sum / double(t.size());
+    for (float x : t) sq += (x - mean) * (x - mean);
+    r.ms_stdev = t.size() > 1 ? std::sqrt(sq / double(t.size() - 1)) : 0.0;
     r.tflops = p.flops() / (r.ms_median * 1e-3) / 1e12;
     r.gbps = p.bytes() / (r.ms_median * 1e-3) / 1e9;
   }

@@ -26,7 +26,76 @@ std::string RunCheck::summary() const {
   return s;
 }
 
+namespace {
+
+// One row of D against the reference, compare_with_reference's rule. Divisions only where an
+// element may be the new worst or the largest relative error (the loop runs 10^10 times).
+template <class T, class R>
+void compare_row(const T* got_row, const R* want_row, int64_t i, int64_t n, const Tolerance& tol,
+                 CompareResult& out) {
+  CompareResult c = out;  // a local copy: stores through `out` could alias want_row
+  const double abs_tol = tol.abs, rel_tol = tol.rel;
+  for (int64_t j = 0; j < n; ++j) {
+    const double got = double(got_row[j]), want = double(want_row[j]), mag = std::fabs(want);
+    const double allowed = abs_tol + rel_tol * mag;
+    double err = INFINITY;
+    if (!std::isfinite(got)) {
+      ++c.non_finite;
+    } else {
+      err = std::fabs(got - want);
+      c.max_abs_err = std::max(c.max_abs_err, err);
+      if (want != 0 && err > c.max_rel_err * mag) c.max_rel_err = std::max(c.max_rel_err, err / mag);
+    }
+    c.failures += err > allowed;
+    // ratio > worst_ratio needs err > worst_ratio * allowed (NaN for inf * 0: no update, as ratio <= inf).
+    if (c.worst_row < 0 || !(err <= c.worst_ratio * allowed)) {
+      const double ratio = !std::isfinite(err) ? INFINITY : allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0);
+      if (c.worst_row < 0 || ratio > c.worst_ratio) {
+        c.worst_ratio = ratio;
+        c.worst_row = i, c.worst_col = j;
+        c.worst_got = got, c.worst_ref = want;
+      }
+    }
+  }
+  c.checked += n;
+  out = c;
+}
+
+// fp16 / bf16 bits as a number type compare_row can convert; fp16 through a 256 KB table
+// (half_bits_to_float's branches cost more than the rest of the comparison).
+float half_from_table(uint16_t h) {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(65536);
+    for (uint32_t i = 0; i < 65536; ++i) t[i] = half_bits_to_float(uint16_t(i));
+    return t;
+  }();
+  return table[h];
+}
+template <float (*F)(uint16_t)>
+struct Bits16 {
+  uint16_t b;
+  explicit operator double() const { return double(F(b)); }
+};
+
+template <class Fn>
+void with_element_type(DType t, const uint8_t* D, Fn&& fn) {
+  switch (t) {
+    case DType::f16: return fn(reinterpret_cast<const Bits16<half_from_table>*>(D));
+    case DType::bf16: return fn(reinterpret_cast<const Bits16<bf16_bits_to_float>*>(D));
+    case DType::f32: return fn(reinterpret_cast<const float*>(D));
+    case DType::i8: return fn(reinterpret_cast<const int8_t*>(D));
+    case DType::i32: return fn(reinterpret_cast<const int32_t*>(D));
+  }
+}
+
+}  // namespace
+
 RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, const double* ref,
+                   const Tolerance& tol, uint8_t poison) {
+  return check_run(in, d_alloc, offset, RefView{ref, in.normalized().n}, tol, poison);
+}
+
+RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, const RefView& ref,
                    const Tolerance& tol, uint8_t poison) {
   const Problem p = in.normalized();
   const int e = dtype_bytes(p.d_type);
@@ -45,31 +114,13 @@ RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, co
   parallel_rows(blocks, double(p.m) * double(p.n), [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
       RunCheck r;  // local: counters in `part` would share cache lines between threads
-      CompareResult& c = r.cmp;
-      const DType dt = p.d_type;
       const int64_t n = p.n, ldd = p.ldd;
       for (int64_t i = b * per; i < std::min(p.m, (b + 1) * per); ++i) {
-        for (int64_t j = 0; j < n; ++j) {
-          const double got = load_as_double(dt, D, i * ldd + j);
-          const double want = ref[i * n + j];
-          ++c.checked;
-          const double allowed = tol.abs + tol.rel * std::fabs(want);
-          double err = INFINITY, ratio = INFINITY;
-          if (!std::isfinite(got)) {
-            ++c.non_finite;
-          } else {
-            err = std::fabs(got - want);
-            ratio = allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0);
-            c.max_abs_err = std::max(c.max_abs_err, err);
-            if (want != 0) c.max_rel_err = std::max(c.max_rel_err, err / std::fabs(want));
-          }
-          if (err > allowed) ++c.failures;
-          if (c.worst_row < 0 || ratio > c.worst_ratio) {
-            c.worst_ratio = ratio;
-            c.worst_row = i, c.worst_col = j;
-            c.worst_got = got, c.worst_ref = want;
-          }
-        }
+        with_element_type(p.d_type, D, [&](auto* d) {
+          const auto* want = static_cast<const uint8_t*>(ref.data);
+          if (ref.fp64) return compare_row(d + i * ldd, reinterpret_cast<const double*>(want) + i * ref.ld, i, n, tol, r.cmp);
+          with_element_type(ref.type, want, [&](auto* w) { compare_row(d + i * ldd, w + i * ref.ld, i, n, tol, r.cmp); });
+        });
         if (i + 1 < p.m)  // the last row's padding lies past the allocation's span
           for (int64_t j = n; j < ldd; ++j) r.guard_bad += !poisoned(D + (i * ldd + j) * e);
       }
@@ -97,16 +148,9 @@ RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, co
   return out;
 }
 
-void widen(DType t, const uint8_t* src, int64_t rows, int64_t cols, int64_t ld, double* dst) {
-  parallel_rows(rows, double(rows) * double(cols), [&](int64_t r0, int64_t r1) {
-    for (int64_t i = r0; i < r1; ++i)
-      for (int64_t j = 0; j < cols; ++j) dst[i * cols + j] = load_as_double(t, src, i * ld + j);
-  });
-}
-
 void host_reference(const Problem& in, const uint8_t* A, const uint8_t* B, std::vector<double>& ref) {
   const Problem p = in.normalized();
-  if (p.m >= p.n) return reference_gemm(p, A, B, ref);
+  if (p.m >= p.n || p.m >= 64) return reference_gemm(p, A, B, ref);  // >= 16 blocks of 4 rows already
   Problem t = p;  // D^T (N,M) = B (N,K) * A (M,K)^T
   std::swap(t.m, t.n);
   std::swap(t.lda, t.ldb);
@@ -128,7 +172,7 @@ std::vector<std::string> stated_rules(const FuzzOptions& o) {
       "each; A, B and D offset by one element (i8: four, the 4-byte alignment its kernels need) half the time",
       "inputs: make_random_inputs(seed) streams (uniform [-1, 1], int8 full range); each problem reads their "
       "first offset + span elements, as `pipegemm verify --seed S --offset O` does",
-      "reference: the CPU (fp64) where M*N*K <= " + pow2(o.cpu_ref_max_macs) + " and (M+N)*K <= 2^23, else "
+      "reference: the CPU (fp64) where M*N*K <= " + pow2(o.cpu_ref_max_macs) + " and (M+N)*K <= 2^20 and M*N <= 2^22, else "
       "the cuBLAS peer with fp32 (i8: int32) accumulation and fp32 (i8: int32) output on copies of A and B "
       "packed and zero-padded to multiples of 16 (cublas_f16_f32out, cublas_bf16_f32out, cublas_i8, cublas_f32)",
       "tolerance: tolerance_for(the variant's problem) against either reference: HMMA abs 1e-2 rel 1e-2, fp16 "

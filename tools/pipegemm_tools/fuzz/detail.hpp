@@ -24,13 +24,22 @@ struct RunCheck {
   std::string summary() const;
 };
 
-// d_alloc: D's allocation as copied back, `offset` elements before D's first one; ref: the
-// dense M x N reference; poison: the byte D was filled with.
+// The reference a run is compared with: the CPU's dense fp64 M x N, or the cuBLAS peer's
+// output as copied back (f32 or i32, leading dimension ld), compared in place.
+struct RefView {
+  const void* data = nullptr;
+  int64_t ld = 0;
+  bool fp64 = true;            // data is double; else elements of `type`
+  DType type = DType::f32;
+};
+
+// d_alloc: D's allocation as copied back, `offset` elements before D's first one; poison: the
+// byte D was filled with.
+RunCheck check_run(const Problem& p, const uint8_t* d_alloc, int64_t offset, const RefView& ref,
+                   const Tolerance& tol, uint8_t poison);
+// The same against a dense fp64 reference.
 RunCheck check_run(const Problem& p, const uint8_t* d_alloc, int64_t offset, const double* ref,
                    const Tolerance& tol, uint8_t poison);
-
-// dst (rows x cols, dense) = src (type t, leading dimension ld), as double.
-void widen(DType t, const uint8_t* src, int64_t rows, int64_t cols, int64_t ld, double* dst);
 
 // reference_gemm on host A and B (as `p` lays them out), threaded over the longer of M and N:
 // reference_gemm splits M only, and M < 64 is four problems in ten of a log-uniform draw.

@@ -51,9 +51,10 @@ struct TypeRun {
   DType in;
   int e = 1;                            // input element bytes
   DevBuf A, B, D, Ar, Br, Dr;
-  PinnedBuf host_d;
+  PinnedBuf host_d, host_ref;  // D and the cuBLAS reference, copied back
   HostInputs host;
-  std::vector<double> ref;
+  std::vector<double> cpu_ref;
+  detail::RefView ref;
 
   TypeRun(const FuzzOptions& opt, FuzzReport& r, std::map<std::string, size_t>& slots, DType t)
       : o(opt), rep(r), sum(r.types.back()), slot(slots), in(t), e(dtype_bytes(t)) {}
@@ -69,13 +70,14 @@ struct TypeRun {
       rep.mismatches.push_back({name, via_auto, std::move(what), reproducer(p, c.offset, name, o.seed)});
   }
 
-  // The reference for case c into `ref` (dense M x N).
+  // The reference for case c: `ref` views cpu_ref or host_ref.
   Status reference(const FuzzCase& c, const Problem& p) {
     Timer timer{&sum.reference_s};
     const int64_t off = c.offset;
     if (cpu_reference(c, o)) {
       ++sum.cpu_refs;
-      detail::host_reference(p, host.A.data() + off * e, host.B.data() + off * e, ref);
+      detail::host_reference(p, host.A.data() + off * e, host.B.data() + off * e, cpu_ref);
+      ref = {cpu_ref.data(), p.n};
       return Status::success();
     }
     ++sum.cublas_refs;
@@ -99,10 +101,9 @@ struct TypeRun {
     if (s.ok()) s = call.launch(Ar.get(), Br.get(), Dr.get(), nullptr);
     if (s.ok()) s = cuda_status(cudaDeviceSynchronize(), peer->name.c_str());
     const size_t bytes = size_t(q.m * q.ldd) * 4;
-    if (s.ok()) s = cuda_status(cudaMemcpy(host_d.get(), Dr.get(), bytes, cudaMemcpyDeviceToHost), "copy reference");
+    if (s.ok()) s = cuda_status(cudaMemcpy(host_ref.get(), Dr.get(), bytes, cudaMemcpyDeviceToHost), "copy reference");
     if (!s.ok()) return Status::error(s.code, "reference " + peer->name + " on " + p.shape_string() + ": " + s.message);
-    ref.resize(size_t(p.m * p.n));
-    detail::widen(q.d_type, host_d.get(), p.m, p.n, q.ldd, ref.data());
+    ref = {host_ref.get(), q.ldd, false, q.d_type};
     return Status::success();
   }
 
@@ -122,13 +123,14 @@ struct TypeRun {
     Problem stream;  // one row of `len` elements: the same draws a problem's own inputs start with
     stream.m = stream.n = 1, stream.k = len, stream.a_type = stream.b_type = in;
     host = make_random_inputs(stream, o.seed);
-    void* pinned = nullptr;
+    void *pinned = nullptr, *pinned_ref = nullptr;
     Status s;
     if ((s = dev_alloc(size_t(len * e), &A)).ok() && (s = dev_alloc(size_t(len * e), &B)).ok() &&
         (s = dev_alloc(size_t(d_len) * 4, &D)).ok() && (s = dev_alloc(size_t(ar * e), &Ar)).ok() &&
         (s = dev_alloc(size_t(br * e), &Br)).ok() && (s = dev_alloc(size_t(dr) * 4, &Dr)).ok() &&
-        (s = cuda_status(cudaMallocHost(&pinned, size_t(std::max(d_len, dr)) * 4 + 256), "cudaMallocHost")).ok()) {
-      host_d.reset(static_cast<uint8_t*>(pinned));
+        (s = cuda_status(cudaMallocHost(&pinned, size_t(d_len) * 4 + 256), "cudaMallocHost")).ok() &&
+        (s = cuda_status(cudaMallocHost(&pinned_ref, size_t(dr) * 4 + 256), "cudaMallocHost")).ok()) {
+      host_d.reset(static_cast<uint8_t*>(pinned)), host_ref.reset(static_cast<uint8_t*>(pinned_ref));
       if ((s = cuda_status(cudaMemcpy(A.get(), host.A.data(), host.A.size(), cudaMemcpyHostToDevice), "copy A")).ok())
         s = cuda_status(cudaMemcpy(B.get(), host.B.data(), host.B.size(), cudaMemcpyHostToDevice), "copy B");
     }
@@ -160,7 +162,7 @@ struct TypeRun {
       return cuda_status(cudaDeviceSynchronize(), "after a failed run (the CUDA context is lost)");
     }
     Timer timer{&sum.check_s};
-    const auto r = detail::check_run(p, host_d.get(), c.offset, ref.data(), tolerance_for(p), poison);
+    const auto r = detail::check_run(p, host_d.get(), c.offset, ref, tolerance_for(p), poison);
     if (!r.cmp.pass || (o.guard && r.guard_bad)) mismatch(p, c, name, via_auto, r.summary());
     return Status::success();
   }
@@ -215,10 +217,9 @@ Status run_fuzz(const FuzzOptions& opt, FuzzReport* out, const ProgressFn& progr
   if (!rep.options.seed) rep.options.seed = std::random_device{}() | uint64_t(std::random_device{}()) << 32;
   const FuzzOptions& o = rep.options;
   rep.rules = detail::stated_rules(o);
-  std::map<std::string, size_t> slot;
+  std::map<std::string, size_t> slot{{"auto", 0}};
   rep.variants.push_back({"auto"});
   for (const Variant& v : variants()) slot[v.name] = rep.variants.size(), rep.variants.push_back({v.name});
-  slot["auto"] = 0;
 
   for (DType in : o.dtypes) {
     const double type_t0 = seconds();

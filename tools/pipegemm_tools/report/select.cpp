@@ -60,14 +60,13 @@ Status select_variants(const Selection& s, const Types& t, std::vector<const Var
       if (!v) return bad("unknown kernel '" + name + "' (see `pipegemm list`)");
       out->push_back(v);
     }
-    if (s.peers) {  // each chosen kernel's cuBLAS peer, once, ahead of them
+    if (s.peers) {  // each chosen kernel's cuBLAS peers (cublas_*, cublaslt_*), once, ahead of them
       std::vector<const Variant*> extra;
-      for (const Variant* v : *out) {
-        const Variant* p = peer_for(*v);
-        if (p && std::find(out->begin(), out->end(), p) == out->end() &&
-            std::find(extra.begin(), extra.end(), p) == extra.end())
-          extra.push_back(p);
-      }
+      for (const Variant* v : *out)
+        for (const Variant* p : peers_for(*v))
+          if (std::find(out->begin(), out->end(), p) == out->end() &&
+              std::find(extra.begin(), extra.end(), p) == extra.end())
+            extra.push_back(p);
       out->insert(out->begin(), extra.begin(), extra.end());
     }
   }

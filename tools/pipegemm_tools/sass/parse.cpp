@@ -10,13 +10,8 @@ namespace pipegemm::sass {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+using toolchain::starts_with;
+using toolchain::trim;
 
 int64_t parse_hex(std::string_view s) {
   if (starts_with(s, "0x") || starts_with(s, "0X")) s.remove_prefix(2);

@@ -1,0 +1,175 @@
+// bench over many shapes, on the CPU: suite files, shape ranges, the per-kernel summary against the
+// best cuBLAS peer, and a small synthetic sweep through the CSV, markdown and JSON renderers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pipegemm_tools/reports.hpp"
+
+using namespace pipegemm;
+
+namespace {
+
+BenchResult result(const std::string& variant, double ms, double pct, const std::string& peer) {
+  BenchResult r;
+  r.variant = variant;
+  r.ms_median = r.ms_min = r.ms_max = ms;
+  r.ms_stdev = 0.01;
+  r.samples = 100;
+  r.tflops = 100;
+  r.pct_of_peer = pct;
+  r.peer = peer;
+  return r;
+}
+
+BenchReport run(int64_t m, int64_t n, int64_t k, std::vector<BenchResult> rs) {
+  BenchReport b;
+  b.problem.m = m, b.problem.n = n, b.problem.k = k;
+  b.problem = b.problem.normalized();
+  b.results = std::move(rs);
+  return b;
+}
+
+// Two shapes: k4 at 80% and 125% of cuBLAS, auto at 50% then refused, peers alongside.
+BenchRuns sweep() {
+  BenchRuns r;
+  r.sweep = true;
+  r.suite = "demo.txt";
+  r.device = "H200";
+  r.sm = 90;
+  r.shapes = 2;
+  r.env = {"H200", "12.4", "12.4", "12.4.5", "0.1.0", "2026-12-01T00:00:00Z", 1980};
+  BenchResult a = result("auto", 2.0, 50, "cublaslt_f16");
+  a.chose = "k4_multistage_f16";
+  BenchResult refused = result("auto", 0, 0, "");
+  refused.status = Status::error(StatusCode::not_supported, "auto found no variant");
+  r.runs.push_back(run(4096, 4096, 4096, {result("cublas_f16", 1.0, 0, ""), result("cublaslt_f16", 1.0, 0, ""),
+                                          result("k4", 1.25, 80, "cublas_f16"), a}));
+  r.runs.push_back(run(1024, 1024, 1024, {result("k4", 0.8, 125, "cublaslt_f16"), refused}));
+  r.summary = suite_summary(r.runs);
+  return r;
+}
+
+}  // namespace
+
+TEST(BenchSuite, ParsesShapesCommentsAndTheDtypeColumn) {
+  std::vector<SuiteShape> s;
+  ASSERT_TRUE(parse_suite("# header\n\n4096x4096x4096\n  16x8x4 bf16  # inline\n\t\n1x2x3 i8\n", "t.txt", &s).ok());
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].shape(), "4096x4096x4096");
+  EXPECT_EQ(s[0].dtype, "");
+  EXPECT_EQ(s[0].line, 3);
+  EXPECT_EQ(s[1].m, 16);
+  EXPECT_EQ(s[1].k, 4);
+  EXPECT_EQ(s[1].dtype, "bf16");
+  EXPECT_EQ(s[2].line, 6);
+  EXPECT_EQ(s[2].dtype, "i8");
+}
+
+TEST(BenchSuite, RefusesBadLinesWithTheLineNumber) {
+  std::vector<SuiteShape> s;
+  Status st = parse_suite("# c\n64x64x64\n64x64\n", "t.txt", &s);
+  EXPECT_EQ(st.code, StatusCode::invalid_argument);
+  EXPECT_NE(st.message.find("t.txt:3:"), std::string::npos) << st.message;
+  st = parse_suite("64x64x64 f64\n", "t.txt", &s);
+  EXPECT_NE(st.message.find("t.txt:1: bad dtype 'f64'"), std::string::npos) << st.message;
+  EXPECT_FALSE(parse_suite("64x64x64 f16 extra\n", "t.txt", &s).ok());
+  EXPECT_FALSE(parse_suite("0x64x64\n", "t.txt", &s).ok());
+  EXPECT_FALSE(parse_suite("64x-1x64\n", "t.txt", &s).ok());
+  EXPECT_FALSE(parse_suite("64x64x64 i32\n", "t.txt", &s).ok());
+  EXPECT_FALSE(parse_suite("# only comments\n\n", "t.txt", &s).ok());
+  EXPECT_FALSE(load_suite("/no/such/suite.txt", &s).ok());
+}
+
+TEST(BenchSuite, TheRepositorySuitesParse) {
+  for (const char* name : {"compute", "memory", "llm", "random"}) {
+    std::vector<SuiteShape> s;
+    const Status st = load_suite(std::string(PIPEGEMM_TEST_DATA) + "/../../bench/suites/" + name + ".txt", &s);
+    EXPECT_TRUE(st.ok()) << name << ": " << st.message;
+    EXPECT_FALSE(s.empty()) << name;
+  }
+}
+
+TEST(BenchSuite, ExpandsRangesAsACrossProduct) {
+  std::vector<SuiteShape> s;
+  ASSERT_TRUE(expand_shape_ranges("1024:8192:1024x4096x4096", &s).ok());
+  ASSERT_EQ(s.size(), 8u);
+  EXPECT_EQ(s.front().shape(), "1024x4096x4096");
+  EXPECT_EQ(s.back().shape(), "8192x4096x4096");
+  ASSERT_TRUE(expand_shape_ranges("1:3:2x8x10:12:1", &s).ok());  // M outermost, K innermost
+  ASSERT_EQ(s.size(), 6u);
+  EXPECT_EQ(s[0].shape(), "1x8x10");
+  EXPECT_EQ(s[1].shape(), "1x8x11");
+  EXPECT_EQ(s[3].shape(), "3x8x10");
+  ASSERT_TRUE(expand_shape_ranges("5:7:5x1x1", &s).ok());  // inclusive, stop not on the step
+  EXPECT_EQ(s.size(), 1u);
+  ASSERT_TRUE(expand_shape_ranges("64x64x64", &s).ok());
+  EXPECT_EQ(s.size(), 1u);
+  EXPECT_TRUE(is_shape_range("1:2:1x1x1"));
+  EXPECT_FALSE(is_shape_range("1x1x1"));
+  for (const char* bad : {"1x2x3:bad", "1x2", "8:1:1x1x1", "1:8:0x1x1", "0:8:1x1x1", "1:8x1x1", "axbxc",
+                          "1:100000:1x1:100000:1x1", "1x2x3x4"}) {
+    const Status st = expand_shape_ranges(bad, &s);
+    EXPECT_EQ(st.code, StatusCode::invalid_argument) << bad;
+    EXPECT_NE(st.message.find("bad --shape"), std::string::npos) << bad;
+  }
+}
+
+TEST(BenchSuite, SummaryIsTheGeomeanAndWorstRatioPerKernel) {
+  const BenchRuns r = sweep();
+  ASSERT_EQ(r.summary.size(), 2u);  // the peers are not kernels of ours
+  const KernelSummary& k4 = r.summary[0];
+  EXPECT_EQ(k4.variant, "k4");
+  EXPECT_EQ(k4.shapes, 2);
+  EXPECT_NEAR(k4.geomean, std::sqrt(0.8 * 1.25), 1e-12);
+  EXPECT_NEAR(k4.worst, 0.8, 1e-12);
+  EXPECT_EQ(k4.worst_shape, "4096x4096x4096");
+  EXPECT_EQ(k4.worst_peer, "cublas_f16");
+  const KernelSummary& a = r.summary[1];
+  EXPECT_EQ(a.variant, "auto");
+  EXPECT_EQ(a.shapes, 1);  // the refusal is not a ratio
+  EXPECT_NEAR(a.geomean, 0.5, 1e-12);
+  EXPECT_NEAR(a.worst, 0.5, 1e-12);
+}
+
+TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
+  const report::Document d = document(sweep());
+  const std::string csv = report::render_csv(d);
+  EXPECT_NE(csv.find("# results"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("# summary"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("shape,m,n,k,a_type,b_type,acc_type,d_type,a_layout,b_layout,d_layout,variant,chose,"
+                     "ms_median,ms_min,ms_max,ms_stdev,samples,tflops,gbps,pct_of_cublas,peer,ok,message"),
+            std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("variant,shapes,geomean,worst,worst_shape,worst_peer"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("k4,2,"), std::string::npos) << csv;
+
+  const std::string md = report::render_markdown(d);
+  EXPECT_NE(md.find("| shape |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| k4 | 2 | 1.000 | 0.800 | 4096x4096x4096 | cublas_f16 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("k4_multistage_f16"), std::string::npos) << md;
+
+  const auto j = nlohmann::json::parse(report::render_json(d));
+  EXPECT_EQ(j["environment"]["gpu"], "H200");
+  EXPECT_EQ(j["environment"]["cublas"], "12.4.5");
+  EXPECT_EQ(j["environment"]["pipegemm"], "0.1.0");
+  EXPECT_EQ(j["environment"]["sm_clock_mhz"], 1980);
+  EXPECT_EQ(j["environment"]["date"], "2026-12-01T00:00:00Z");
+  EXPECT_EQ(j["suite"], "demo.txt");
+  ASSERT_EQ(j["results"].size(), 6u);
+  const auto& auto_row = j["results"][3];
+  EXPECT_EQ(auto_row["variant"], "auto");
+  EXPECT_EQ(auto_row["chose"], "k4_multistage_f16");
+  EXPECT_EQ(auto_row["m"], 4096);
+  EXPECT_EQ(auto_row["a_type"], "f16");
+  EXPECT_EQ(auto_row["a_layout"], to_string(Layout::RowMajor));
+  EXPECT_EQ(auto_row["samples"], 100);
+  EXPECT_DOUBLE_EQ(auto_row["ms_stdev"].get<double>(), 0.01);
+  EXPECT_EQ(j["results"][5]["ok"], false);
+  ASSERT_EQ(j["summary"].size(), 2u);
+  EXPECT_DOUBLE_EQ(j["summary"][0]["worst"].get<double>(), 0.8);
+  EXPECT_EQ(j["summary"][1]["variant"], "auto");
+  EXPECT_FALSE(pipegemm_version().empty());
+}

@@ -1,0 +1,73 @@
+// The report of a bench sweep (a suite file or shape ranges): the environment once, one results
+// table of every (shape, variant), then each kernel's geometric mean and worst ratio against the
+// best cuBLAS peer of its types.
+#include "pipegemm_tools/reports.hpp"
+
+namespace pipegemm {
+
+report::Document sweep_document(const BenchRuns& r) {
+  using report::Cell;
+  using report::Show;
+  using report::fixed;
+  report::Document d;
+  const std::string what = r.suite.empty() ? "range" : "suite " + r.suite;
+  const std::string idle = r.run.idle_ms > 0 ? ", " + std::to_string(r.run.idle_ms) + " ms idle before each block" : "";
+  d.title = "bench " + what + " on " + r.device + " (sm_" + std::to_string(r.sm) + ", " + std::to_string(r.sm_count) +
+            " SMs, L2 " + std::to_string(r.l2_bytes / (1024 * 1024)) + " MB): " + std::to_string(r.shapes) +
+            " shapes; median of " + std::to_string(r.run.reps) + " launches after " + std::to_string(r.run.warmup) +
+            " warm-up, " + std::to_string(r.run.rounds) + " interleaved rounds" + idle;
+  const BenchEnv& e = r.env;
+  report::Section& head = d.section("", false);
+  head.line("software", "driver " + e.driver + ", CUDA runtime " + e.cuda_runtime + ", cuBLAS " + e.cublas +
+                            ", pipegemm " + e.pipegemm);
+  head.line("clock", "SM clock (max) " + std::to_string(e.sm_clock_mhz) + " MHz;  " + e.date);
+  head.data("suite", r.suite).data("shapes", r.shapes).data("device", r.device).data("sm", r.sm);
+  head.data("environment.gpu", e.gpu).data("environment.driver", e.driver);
+  head.data("environment.cuda_runtime", e.cuda_runtime).data("environment.cublas", e.cublas);
+  head.data("environment.pipegemm", e.pipegemm).data("environment.sm_clock_mhz", e.sm_clock_mhz);
+  head.data("environment.date", e.date);
+  head.data("options.reps", r.run.reps).data("options.warmup", r.run.warmup);
+  head.data("options.rounds", r.run.rounds).data("options.idle_ms", r.run.idle_ms);
+
+  report::Table& t = d.section().table(
+      "results", "",
+      {{"shape", "shape"}, {"m", "", Show::data}, {"n", "", Show::data}, {"k", "", Show::data},
+       {"", "types", Show::text}, {"a_type", "", Show::data}, {"b_type", "", Show::data},
+       {"acc_type", "", Show::data}, {"d_type", "", Show::data}, {"a_layout", "", Show::data},
+       {"b_layout", "", Show::data}, {"d_layout", "", Show::data}, {"variant", "variant"}, {"chose", "chose"},
+       {"ms_median", "ms(med)"}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data}, {"ms_stdev", "stdev"},
+       {"samples", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"}, {"pct_of_cublas", "%cuBLAS"},
+       {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}});
+  for (const BenchReport& b : r.runs) {
+    const Problem& p = b.problem;
+    for (const BenchResult& x : b.results) {
+      const Variant* v = find_variant(x.chose.empty() ? x.variant : x.chose);
+      const DType acc = v ? v->acc_type : p.acc_type;
+      const bool ok = x.status.ok();
+      const std::string no = "-";
+      t.add({p.shape_string(), p.m, p.n, p.k,
+             report::text_cell(std::string(to_string(p.a_type)) + "/" + to_string(acc) + "/" + to_string(p.d_type)),
+             to_string(p.a_type), to_string(p.b_type), to_string(acc), to_string(p.d_type), to_string(p.a_layout),
+             to_string(p.b_layout), to_string(p.d_layout), x.variant, Cell(x.chose, x.chose.empty() ? "" : x.chose),
+             Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), x.ms_min, x.ms_max,
+             Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
+             Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
+             Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
+             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message});
+    }
+  }
+  report::Table& s = d.section().table(
+      "summary", "per kernel, against the faster cuBLAS peer of its types (ratio = %cuBLAS / 100):",
+      {{"variant", "kernel"}, {"shapes", "shapes"}, {"geomean", "geomean"}, {"worst", "worst"},
+       {"worst_shape", "worst at"}, {"worst_peer", "vs"}});
+  for (const KernelSummary& k : r.summary) {
+    const bool any = k.shapes > 0;
+    s.add({k.variant, k.shapes, any ? Cell(k.geomean, fixed(k.geomean, 3)) : Cell(nullptr, "-"),
+           any ? Cell(k.worst, fixed(k.worst, 3)) : Cell(nullptr, "-"), Cell(k.worst_shape, any ? k.worst_shape : "-"),
+           Cell(k.worst_peer, any ? k.worst_peer : "-")});
+  }
+  if (r.summary.empty()) s.notes.push_back("(no kernel of ours in the selection)");
+  return d;
+}
+
+}  // namespace pipegemm

@@ -1,0 +1,52 @@
+// `pipegemm bench` over many shapes: suite files (bench/suites/*.txt), shape ranges, the
+// per-kernel summary against the best cuBLAS peer, and the environment a results file records.
+// The parsing and the arithmetic are pure (tested on the CPU); bench_environment() asks the GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pipegemm/pipegemm.hpp"
+#include "pipegemm_tools/bench.hpp"
+
+namespace pipegemm {
+
+struct SuiteShape {
+  int64_t m = 0, n = 0, k = 0;
+  std::string dtype;  // the suite's dtype column; "" = --dtype applies
+  int line = 0;       // 1-based line in the suite file (0 for ranges)
+  std::string shape() const;  // "MxNxK"
+};
+
+// One shape per line, `MxNxK [dtype]`; `#` starts a comment, blank lines are ignored. A bad line
+// is refused with `where:LINE: ...`; a suite with no shape is refused.
+Status parse_suite(std::string_view text, const std::string& where, std::vector<SuiteShape>* out);
+Status load_suite(const std::string& path, std::vector<SuiteShape>* out);
+
+// `MxNxK` where each dimension is N or start:stop:step (inclusive); several ranges make the cross
+// product (M outermost, K innermost). A plain shape expands to itself.
+Status expand_shape_ranges(std::string_view spec, std::vector<SuiteShape>* out);
+bool is_shape_range(std::string_view spec);  // holds a ':'
+
+// Per kernel (every non-peer result name, "auto" included, in first-seen order), over the shapes
+// it ran with a cuBLAS peer: ratio = pct_of_peer / 100 against the faster peer of the run.
+struct KernelSummary {
+  std::string variant;
+  int shapes = 0;           // ratios that went in (0: geomean and worst are meaningless)
+  double geomean = 0;       // geometric mean of the ratios
+  double worst = 0;         // the smallest ratio
+  std::string worst_shape, worst_peer;
+};
+std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs);
+
+// What a results file records once: the GPU, the software, the clock, the date.
+struct BenchEnv {
+  std::string gpu, driver, cuda_runtime, cublas, pipegemm, date;
+  int sm_clock_mhz = 0;  // cudaDevAttrClockRate (the maximum SM clock), MHz
+};
+BenchEnv bench_environment();
+std::string pipegemm_version();
+
+}  // namespace pipegemm
