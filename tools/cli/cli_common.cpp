@@ -18,6 +18,9 @@ void add_problem_options(CLI::App* app, ProblemRequest* o, const std::string& de
     app->add_option("--a", o->a_npy, "A (M,K) from a .npy file (C order)");
     app->add_option("--b", o->b_npy, "B (N,K) from a .npy file (C order)");
     app->add_option("--out", o->d_npy, "write D (M,N) of the (single) selected variant to a .npy file");
+    app->add_option("--offset", o->offset, "start A, B and D this many elements past an aligned allocation "
+                                           "(random inputs; `pipegemm fuzz` reproducers use it)")
+        ->check(CLI::Range(int64_t(0), int64_t(64)));
   }
 }
 

@@ -40,6 +40,7 @@ struct ProblemRequest {
   TypeRequest types;
   int64_t lda = 0, ldb = 0, ldd = 0;  // 0 = packed
   std::string a_npy, b_npy, d_npy;    // verify: inputs from files, D to a file
+  int64_t offset = 0;                 // verify: A, B, D start this many elements past an aligned allocation
 };
 // The problem for variant v: shape and leading dimensions from r, types from v.
 Status problem_for(const ProblemRequest& r, const Variant& v, Problem* p);

@@ -47,6 +47,8 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   Selection& sel = r.selection;
   HostInputs file_in;
   const bool from_files = !pr.a_npy.empty() || !pr.b_npy.empty();
+  if (from_files && pr.offset)
+    return Status::error(StatusCode::invalid_argument, "--offset applies to random inputs, not to --a/--b files");
   if (from_files) {
     if (pr.a_npy.empty() || pr.b_npy.empty()) return bad("--a and --b go together");
     Status s = load_npy_inputs(&pr, &file_in);
@@ -99,7 +101,7 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
     row.variant = v->name;
     row.shape = p.shape_string();
     row.outcome.variant = v->name;
-    if (!sess) row.outcome.status = VerifySession::create(p, from_files ? file_in : make_random_inputs(p, rep.seed), &sess);
+    if (!sess) row.outcome.status = VerifySession::create(p, from_files ? file_in : make_random_inputs(p, rep.seed, pr.offset), &sess);
     if (sess) row.outcome = sess->verify(*v), row.tolerance = sess->tolerance();
     const Status& st = row.outcome.status;
     const bool refused = st.code == StatusCode::not_supported;
