@@ -9,22 +9,12 @@
 
 #include <vector>
 
+#include "kernels/cublas_types.hpp"
 #include "pipegemm/registry.hpp"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
 namespace {
-
-cudaDataType_t cuda_type(DType t) {
-  switch (t) {
-    case DType::f16: return CUDA_R_16F;
-    case DType::bf16: return CUDA_R_16BF;
-    case DType::f32: return CUDA_R_32F;
-    case DType::i8: return CUDA_R_8I;
-    case DType::i32: return CUDA_R_32I;
-  }
-  return CUDA_R_32F;
-}
 
 cublasHandle_t handle(Status* err) {
   static cublasHandle_t h = nullptr;
@@ -45,14 +35,10 @@ Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cu
   cublasSetStream(h, s);
   const bool a_kmajor = p.a_layout == Layout::RowMajor;
   const bool b_kmajor = p.b_layout == Layout::RowMajor;
-  cublasComputeType_t ct = p.acc_type == DType::f16   ? CUBLAS_COMPUTE_16F
-                           : p.acc_type == DType::i32 ? CUBLAS_COMPUTE_32I
-                                                      : CUBLAS_COMPUTE_32F;
-  __half h1 = __float2half(1.f), h0 = __float2half(0.f);
-  float f1 = 1.f, f0 = 0.f;
-  int32_t i1 = 1, i0 = 0;
-  const void* alpha = ct == CUBLAS_COMPUTE_16F ? (const void*)&h1 : ct == CUBLAS_COMPUTE_32I ? (const void*)&i1 : (const void*)&f1;
-  const void* beta = ct == CUBLAS_COMPUTE_16F ? (const void*)&h0 : ct == CUBLAS_COMPUTE_32I ? (const void*)&i0 : (const void*)&f0;
+  const cublasComputeType_t ct = compute_type(p.acc_type);
+  const Scalars sc;
+  const void* alpha = sc.one(p.acc_type);
+  const void* beta = sc.zero(p.acc_type);
   cublasStatus_t st;
   if (p.d_layout == Layout::RowMajor) {
     // D^T (N,M) col-major = B (N,K) * A^T (K,M)

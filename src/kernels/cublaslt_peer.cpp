@@ -18,6 +18,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/cublas_types.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/registry.hpp"
 #include "registry/table.hpp"
@@ -27,17 +28,6 @@ namespace {
 
 constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 constexpr int kCandidates = 8;
-
-cudaDataType_t lt_type(DType t) {
-  switch (t) {
-    case DType::f16: return CUDA_R_16F;
-    case DType::bf16: return CUDA_R_16BF;
-    case DType::f32: return CUDA_R_32F;
-    case DType::i8: return CUDA_R_8I;
-    case DType::i32: return CUDA_R_32I;
-  }
-  return CUDA_R_32F;
-}
 
 Status lt_status(cublasStatus_t st, const char* what) {
   if (st == CUBLAS_STATUS_SUCCESS) return Status::success();
@@ -90,11 +80,8 @@ struct Descs {
 Status describe_problem(const Problem& p, const void* A, const void* B, const void* D, Descs* s,
                         const void** first, const void** second) {
   const bool a_kmajor = p.a_layout == Layout::RowMajor, b_kmajor = p.b_layout == Layout::RowMajor;
-  const cublasComputeType_t ct = p.acc_type == DType::f16   ? CUBLAS_COMPUTE_16F
-                                 : p.acc_type == DType::i32 ? CUBLAS_COMPUTE_32I
-                                                            : CUBLAS_COMPUTE_32F;
-  const cudaDataType_t scale = p.acc_type == DType::f16 ? CUDA_R_16F : p.acc_type == DType::i32 ? CUDA_R_32I : CUDA_R_32F;
-  Status st = lt_status(cublasLtMatmulDescCreate(&s->op, ct, scale), "cublasLtMatmulDescCreate");
+  Status st = lt_status(cublasLtMatmulDescCreate(&s->op, compute_type(p.acc_type), Scalars::type(p.acc_type)),
+                        "cublasLtMatmulDescCreate");
   if (!st.ok()) return st;
   const bool row_d = p.d_layout == Layout::RowMajor;
   // Operand X (rows x cols col-major as stored): a K-major A (M,K) is a K x M column-major matrix.
@@ -109,7 +96,7 @@ Status describe_problem(const Problem& p, const void* A, const void* B, const vo
       !(st = lt_status(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSB, &ty, sizeof ty), "TRANSB")).ok())
     return st;
   auto layout = [](cublasLtMatrixLayout_t* l, DType t, uint64_t rows, uint64_t cols, int64_t ld) {
-    return lt_status(cublasLtMatrixLayoutCreate(l, lt_type(t), rows, cols, ld), "cublasLtMatrixLayoutCreate");
+    return lt_status(cublasLtMatrixLayoutCreate(l, cuda_type(t), rows, cols, ld), "cublasLtMatrixLayoutCreate");
   };
   const uint64_t K = uint64_t(p.k);
   if (!(st = layout(&s->a, x.t, x.kmajor ? K : uint64_t(x.mn), x.kmajor ? uint64_t(x.mn) : K, x.ld)).ok() ||
@@ -131,14 +118,6 @@ Status describe_problem(const Problem& p, const void* A, const void* B, const vo
   return Status::success();
 }
 
-// alpha = 1, beta = 0 in the scale type.
-struct Scalars {
-  __half h1 = __float2half(1.f), h0 = __float2half(0.f);
-  float f1 = 1.f, f0 = 0.f;
-  int32_t i1 = 1, i0 = 0;
-  const void* one(DType acc) const { return acc == DType::f16 ? (const void*)&h1 : acc == DType::i32 ? (const void*)&i1 : (const void*)&f1; }
-  const void* zero(DType acc) const { return acc == DType::f16 ? (const void*)&h0 : acc == DType::i32 ? (const void*)&i0 : (const void*)&f0; }
-};
 
 }  // namespace
 
