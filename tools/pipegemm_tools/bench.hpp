@@ -92,9 +92,7 @@ struct BenchReport {
 Status bench_variants(const Problem& p, const std::vector<const Variant*>& vs,
                       const BenchOptions& opt, BenchReport* out);
 
-// The cuBLAS registry entries computing the same types as v (cublasGemmEx, cuBLASLt), and the
-// first of them (nullptr if none).
+// The cuBLAS registry entries computing the same types as v (cublasGemmEx, cuBLASLt).
 std::vector<const Variant*> peers_for(const Variant& v);
-const Variant* peer_for(const Variant& v);
 
 }  // namespace pipegemm

@@ -64,13 +64,6 @@ std::vector<const Variant*> peers_for(const Variant& v) {
   return out;
 }
 
-const Variant* peer_for(const Variant& v) {
-  for (const Variant& c : variants())
-    if (c.is_peer() && c.a_type == v.a_type && c.acc_type == v.acc_type && c.d_type == v.d_type)
-      return &c;
-  return nullptr;
-}
-
 Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, const BenchOptions& opt,
                       BenchReport* out) {
   Status s = validate_problem(in);
