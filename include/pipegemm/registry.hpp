@@ -75,10 +75,11 @@ const Variant* find_variant(std::string_view name);
 Status check_variant(const Variant& v, const Problem& p, int sm, const void* A = nullptr,
                      const void* B = nullptr, const void* D = nullptr);
 
-// Automatic choice: the highest-rung registered kernel of ours that accepts the problem, else
-// cuBLAS (fp32 or fp16 compute as asked). Returns nullptr (and a reason) when none can.
+// auto's choice (pipegemm/dispatch.hpp: tune cache, cost model, fallback) among the registered
+// variants that accept the problem, cuBLAS included. *why says how it chose, or, with nullptr
+// returned, what every variant refused.
 const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,
-                              const void* D, std::string* why_not = nullptr);
+                              const void* D, std::string* why = nullptr);
 
 // The one run path. gemm(), verify and bench all launch through a GemmCall: make() validates the
 // problem once, resolves the variant (a name, "auto", or a Variant), checks it against the
@@ -94,7 +95,7 @@ class GemmCall {
   Status launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const;
   const Variant& variant() const { return *v_; }
   const Problem& problem() const { return p_; }  // normalized (packed leading dimensions filled)
-  const std::string& why() const { return why_; }  // how the variant was chosen
+  const std::string& why() const { return why_; }  // how the variant was chosen (auto: cache, model, fallback)
 
  private:
   const Variant* v_ = nullptr;

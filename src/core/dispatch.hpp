@@ -9,7 +9,7 @@
 namespace pipegemm::detail {
 // check_variant without re-validating the problem.
 Status accepts(const Variant& v, const Problem& p, int sm, const void* A, const void* B, const void* D);
-// choose_variant without re-validating the problem.
+// choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).
 const Variant* choose(const Problem& p, int sm, const void* A, const void* B, const void* D,
-                      std::string* why_not);
+                      std::string* why);
 }  // namespace pipegemm::detail

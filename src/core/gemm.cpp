@@ -1,6 +1,7 @@
 // The one run path: GemmCall::make (validate once, resolve, check) then GemmCall::launch.
 // gemm() is the two in a row; verify and bench make a call once and launch it.
 #include "core/dispatch.hpp"
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm/device.hpp"
 
 namespace pipegemm {
@@ -33,10 +34,10 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const void* A
   if (!s.ok()) return s;
   GemmCall c;
   if (variant.empty() || variant == "auto") {
-    std::string why;
-    c.v_ = detail::choose(p, sm, A, B, D, &why);
-    if (!c.v_) return Status::error(StatusCode::not_supported, "no variant accepts this problem:\n" + why);
-    c.why_ = "auto: the highest rung that accepts the problem";
+    const Choice ch = choose_auto(p, device_info(), A, B, D, *tune_tables());
+    if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
+    c.v_ = ch.variant;
+    c.why_ = "auto, " + ch.why;
   } else {
     c.v_ = find_variant(variant);
     if (!c.v_)

@@ -104,28 +104,6 @@ Status check_variant(const Variant& v, const Problem& in, int sm, const void* A,
   return detail::accepts(v, in.normalized(), sm, A, B, D);
 }
 
-namespace detail {
-const Variant* choose(const Problem& p, int sm, const void* A, const void* B, const void* D,
-                      std::string* why_not) {
-  const Variant* best = nullptr;
-  std::string reasons;
-  for (const Variant& v : variants()) {
-    Status s = accepts(v, p, sm, A, B, D);
-    if (!s.ok()) {
-      reasons += "  " + s.message + "\n";
-      continue;
-    }
-    // Prefer our own kernels, highest rung first; among peers keep the first (registry order).
-    if (!best || (best->is_peer() && !v.is_peer()) ||
-        (!best->is_peer() && !v.is_peer() && v.rung > best->rung))
-      best = &v;
-  }
-  if (!best && why_not) *why_not = reasons;
-  return best;
-}
-
-}  // namespace detail
-
 const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,
                               const void* D, std::string* why_not) {
   if (Status s = validate_problem(p); !s.ok()) {

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
 
 using namespace pipegemm;
@@ -98,13 +99,15 @@ TEST(ShapeChecks, MisalignedPointersOldGpusAndWrongTypesAreRefused) {
   EXPECT_NE(s.message.find("computes"), std::string::npos) << s.message;
 }
 
-TEST(ShapeChecks, AutomaticChoiceFallsBackToCublasOffTheTile) {
-  const Variant* v = choose_variant(seed_problem(4096, 4096, 4096, DType::f32), 90, nullptr, nullptr, nullptr);
-  ASSERT_NE(v, nullptr);
-  EXPECT_FALSE(v->is_peer()) << v->name;
-  v = choose_variant(seed_problem(7, 9, 13, DType::f32), 90, nullptr, nullptr, nullptr);
-  ASSERT_NE(v, nullptr);
-  EXPECT_EQ(v->family != "k4_multistage" || v->req.m_multiple == 1, true) << v->name;
+TEST(ShapeChecks, FallbackChoiceTakesOurKernelsAndAnythingOffTheirTiles) {
+  DeviceInfo no_model;  // no cost model: the rungs decide
+  no_model.sm = 90;
+  Choice c = choose_auto(seed_problem(4096, 4096, 4096, DType::f32).normalized(), no_model, nullptr, nullptr, nullptr, {});
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_FALSE(c.variant->is_peer()) << c.variant->name;
+  c = choose_auto(seed_problem(7, 9, 13, DType::f32).normalized(), no_model, nullptr, nullptr, nullptr, {});
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_TRUE(check_variant(*c.variant, seed_problem(7, 9, 13, DType::f32), 90).ok()) << c.variant->name;
 }
 
 TEST(Parsers, ShapeAndDtype) {

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "pipegemm_tools/reports.hpp"
 
@@ -26,7 +27,7 @@ int fail_usage(const std::string& msg);
 
 int run_verify(const VerifyRequest& r, bool json);
 int run_bench(const BenchRequest& r, bool json);
-int run_bench(const BenchRequest& r, bool json, const std::string& output);  // and --output FILE
+int run_bench(const BenchRequest& r, bool json, const std::vector<std::string>& outputs);  // and --output FILE...
 
 void add_list(CLI::App& app, int* rc);
 void add_verify(CLI::App& app, int* rc);
@@ -34,6 +35,7 @@ void add_bench(CLI::App& app, int* rc);
 void add_sass(CLI::App& app, int* rc);
 void add_plan(CLI::App& app, int* rc);
 void add_fuzz(CLI::App& app, int* rc);
+void add_tune(CLI::App& app, int* rc);
 int seed_experiment(bool json);
 
 }  // namespace pipegemm::cli

@@ -20,19 +20,23 @@ bool output_format(const std::string& path, report::Format* f) {
 
 }  // namespace
 
-int run_bench(const BenchRequest& r, bool json, const std::string& output) {
-  report::Format f = report::Format::text;
-  if (!output.empty() && !output_format(output, &f))
-    return fail_usage("--output '" + output + "': the format comes from the extension (.csv, .json or .md)");
+int run_bench(const BenchRequest& r, bool json, const std::vector<std::string>& outputs) {
+  std::vector<report::Format> formats;
+  for (const std::string& output : outputs) {
+    report::Format f = report::Format::text;
+    if (!output_format(output, &f))
+      return fail_usage("--output '" + output + "': the format comes from the extension (.csv, .json or .md)");
+    formats.push_back(f);
+  }
   BenchRuns runs;
   Status s = pipegemm::run_bench(r, &runs);
   if (!s.ok()) return fail(s);
   const report::Document d = document(runs);
   emit(d, json);  // a run that could not complete: the runs before it, then why
-  if (!output.empty()) {
-    std::ofstream file(output);
-    if (!(file << report::render(d, f)) || !file.flush()) {
-      std::cerr << "pipegemm bench: cannot write '" << output << "'\n";
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::ofstream file(outputs[i]);
+    if (!(file << report::render(d, formats[i])) || !file.flush()) {
+      std::cerr << "pipegemm bench: cannot write '" << outputs[i] << "'\n";
       return kFail;
     }
   }
@@ -40,12 +44,12 @@ int run_bench(const BenchRequest& r, bool json, const std::string& output) {
   return runs.error.ok() && !runs.failures ? kOk : kFail;
 }
 
-int run_bench(const BenchRequest& r, bool json) { return run_bench(r, json, ""); }
+int run_bench(const BenchRequest& r, bool json) { return run_bench(r, json, {}); }
 
 void add_bench(CLI::App& app, int* rc) {
   auto o = std::make_shared<BenchRequest>();
   auto json = std::make_shared<bool>(false);
-  auto output = std::make_shared<std::string>();
+  auto output = std::make_shared<std::vector<std::string>>();
   auto* cmd = app.add_subcommand("bench", "time variants beside cuBLAS (same run, same buffers)");
   add_problem_options(cmd, &o->problem, "81920x256x256", false);
   cmd->get_option("--shape")
@@ -62,8 +66,14 @@ void add_bench(CLI::App& app, int* rc) {
                   "device idle before each variant's block of launches, every round, so each starts "
                   "from the same power state (0: back to back, sustained)")
       ->capture_default_str();
+  cmd->add_flag("--candidates", o->candidates,
+                "with --kernel auto: also time every variant that accepts each shape (what auto chose among, "
+                "cuBLAS included) and report auto against the fastest");
+  cmd->add_option("--max-ms-per-variant", o->run.max_ms_per_variant,
+                  "fewer timed launches (>= 5 per round) for a variant whose block would take longer (0: off)")
+      ->capture_default_str();
   cmd->add_flag("--json", *json, "machine-readable output");
-  cmd->add_option("--output", *output, "also write the report to FILE.csv, FILE.json or FILE.md");
+  cmd->add_option("--output", *output, "also write the report to FILE.csv, FILE.json or FILE.md (repeat for several)");
   cmd->add_flag("--ladder", o->ladder,
                 "the pipelining ladder for --dtype (default f16): one variant per rung + cuBLAS, "
                 "speedup over k1 (seed 004 step 6)");

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add_sass(app, &rc);
   add_plan(app, &rc);
   add_fuzz(app, &rc);
+  add_tune(app, &rc);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -65,6 +65,9 @@ struct BenchOptions {
   int idle_ms = 0;
   double l2_factor = 2.0;  // rotate input/output sets over at least this many L2 sizes
   bool measure_copy = true;
+  // > 0: fewer timed launches (never under 5 per round) for a variant whose warm-up says its
+  // block would take longer than this -- a k0 on 16384^3 -- so a sweep over every candidate ends.
+  double max_ms_per_variant = 0;
 };
 
 struct BenchResult {
@@ -77,6 +80,7 @@ struct BenchResult {
   std::string peer;
   int samples = 0;
   std::string chose;         // bench --kernel auto: the variant auto resolved to (variant is "auto")
+  std::string why;           // and how it chose (cache, model, fallback)
 };
 
 struct BenchReport {

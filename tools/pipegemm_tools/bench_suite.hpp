@@ -41,6 +41,16 @@ struct KernelSummary {
 };
 std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs);
 
+// bench --kernel auto --candidates: per shape, ratio = the fastest variant timed beside auto (its
+// own pick by name, cuBLAS included) / auto's time; 1.0 = auto took the fastest.
+struct AutoSummary {
+  int shapes = 0;
+  double geomean = 0, worst = 0;
+  std::string worst_shape, worst_fastest;  // where, and what was faster there
+  int below_095 = 0;                       // shapes under 0.95
+};
+AutoSummary auto_summary(const std::vector<BenchReport>& runs);
+
 // What a results file records once: the GPU, the software, the clock, the date.
 struct BenchEnv {
   std::string gpu, driver, cuda_runtime, cublas, pipegemm, date;

@@ -83,6 +83,7 @@ struct VerifyReport {
   std::vector<VerifyRow> rows;
   int failures = 0;
   std::vector<std::string> errors;  // what failed beside the rows (writing --out)
+  std::string auto_choice, auto_why;  // --kernel auto: what it took and how (cache, model, fallback)
 };
 Status run_verify(VerifyRequest r, VerifyReport* out);
 report::Document document(const VerifyReport& r);
@@ -95,8 +96,21 @@ struct BenchRequest {
   BenchOptions run;
   bool ladder = false;  // one variant per rung for the asked types + cuBLAS, speedup over k1
   std::string suite;    // a suite file (bench_suite.hpp) instead of --shape; --shape may hold ranges
+  bool candidates = false;  // with auto: also time every variant that accepts the shape (what auto chose among)
   std::function<void(int i, int n, const std::string& shape)> progress;  // before each shape, when n > 1
 };
+// The shapes a bench or tune request names: its suite file, its --shape ranges or its one
+// --shape, each as the request for that one shape (a suite's dtype column overrides --dtype),
+// checked before any GPU is looked for; `where` ("suite:LINE: ") prefixes their messages.
+struct ShapeRequest {
+  ProblemRequest problem;
+  Types types;
+  std::string where;
+};
+Status request_shapes(const ProblemRequest& r, const std::string& suite, std::vector<ShapeRequest>* out);
+// The problem of request r with types t, before any variant is chosen.
+Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p);
+
 struct BenchRuns {
   std::string device;
   int sm = 0, sm_count = 0;
@@ -109,6 +123,7 @@ struct BenchRuns {
   std::string suite;              // the suite file, "" for a range
   int shapes = 0;
   std::vector<KernelSummary> summary;  // sweeps: per kernel against the best cuBLAS
+  AutoSummary auto_summary;            // sweeps with auto and --candidates: auto against the fastest
   BenchEnv env;
   int failures = 0;               // results that did not run
   Status error;                   // a run that could not complete (the runs before it are kept)

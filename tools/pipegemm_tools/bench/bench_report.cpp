@@ -2,6 +2,7 @@
 // rotated buffers; the runs and their report.
 #include <algorithm>
 
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {
@@ -30,14 +31,6 @@ Status ladder_variants(const Types& t, std::vector<const Variant*>* vs) {
   return {};
 }
 
-// The problem of request r with types t, before any variant ("auto" resolves on the device).
-Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p) {
-  Variant v;  // only its types are read
-  v.a_type = v.b_type = t.in;
-  v.acc_type = t.acc;
-  v.d_type = t.out;
-  return problem_for(r, v, p);
-}
 
 struct ShapePlan {
   ProblemRequest problem;          // the shape and types of this run
@@ -52,17 +45,25 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
   typed_problem(pl.problem, pl.types, &p);
   BenchResult no_auto;  // auto found no variant
   bool auto_first = false;
+  std::string auto_why;
   if (want_auto) {
-    std::string why;
-    if (const Variant* c = choose_variant(p, device_info().sm, nullptr, nullptr, nullptr, &why)) {
+    const Choice ch = choose_auto(p.normalized(), device_info(), nullptr, nullptr, nullptr, *tune_tables());
+    if (const Variant* c = ch.variant) {
       std::vector<const Variant*> head{c};
-      for (const Variant* q : peers ? peers_for(*c) : std::vector<const Variant*>{})
-        if (q != c && std::find(vs.begin(), vs.end(), q) == vs.end()) head.push_back(q);
+      // --candidates: every variant auto chose among (each also by name, so auto's own pick is
+      // timed twice: as "auto" and as itself); else its cuBLAS peers.
+      const std::vector<const Variant*> more =
+          r.candidates ? accepting_variants(p.normalized(), device_info().sm, nullptr, nullptr, nullptr)
+          : peers      ? peers_for(*c)
+                       : std::vector<const Variant*>{};
+      for (const Variant* q : more)
+        if ((r.candidates || q != c) && std::find(vs.begin(), vs.end(), q) == vs.end()) head.push_back(q);
       vs.insert(vs.begin(), head.begin(), head.end());
       auto_first = true;
+      auto_why = ch.why;  // starts with its source: cache, model, fallback
     } else {
       no_auto.variant = "auto";
-      no_auto.status = Status::error(StatusCode::not_supported, "auto found no variant: " + why);
+      no_auto.status = Status::error(StatusCode::not_supported, "auto found no variant: " + ch.why);
     }
   }
   // One timing run over one set of rotated buffers per (A, B, D) types: variants that differ only
@@ -87,6 +88,7 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
     if (g == 0 && auto_first && !rep.results.empty()) {
       rep.results[0].chose = rep.results[0].variant;
       rep.results[0].variant = "auto";
+      rep.results[0].why = auto_why;
     }
     for (auto& x : rep.results) count(x);
     runs->runs.push_back(std::move(rep));
@@ -103,19 +105,48 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
 
 }  // namespace
 
+// The problem of request r with types t, before any variant ("auto" resolves on the device).
+Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p) {
+  Variant v;  // only its types are read
+  v.a_type = v.b_type = t.in;
+  v.acc_type = t.acc;
+  v.d_type = t.out;
+  return problem_for(r, v, p);
+}
+
+Status request_shapes(const ProblemRequest& r, const std::string& suite, std::vector<ShapeRequest>* out) {
+  out->clear();
+  std::vector<SuiteShape> shapes(1);  // a plain --shape: problem_for parses it (and says what is wrong)
+  const bool sweep = !suite.empty() || is_shape_range(r.shape);
+  Status s = !suite.empty() ? load_suite(suite, &shapes) : sweep ? expand_shape_ranges(r.shape, &shapes) : Status{};
+  if (!s.ok()) return s;
+  for (const SuiteShape& sh : shapes) {
+    ShapeRequest x;
+    x.problem = r;
+    if (sweep) x.problem.shape = sh.shape();
+    if (!sh.dtype.empty()) x.problem.types.in = sh.dtype;
+    x.where = sh.line ? suite + ":" + std::to_string(sh.line) + ": " : "";
+    Problem p;
+    if (!(s = parse_types(x.problem.types, &x.types)).ok() || !(s = typed_problem(x.problem, x.types, &p)).ok())
+      return bad(x.where + s.message);
+    out->push_back(std::move(x));
+  }
+  return {};
+}
+
 Status run_bench(const BenchRequest& r, BenchRuns* out) {
   BenchRuns runs;
   runs.run = r.run;
   runs.ladder = r.ladder;
   runs.suite = r.suite;
+  if (r.candidates && std::find(r.selection.kernels.begin(), r.selection.kernels.end(), "auto") == r.selection.kernels.end())
+    return bad("--candidates times what auto chose among: it needs --kernel auto");
   if (r.ladder && (!r.selection.kernels.empty() || !r.selection.family.empty()))
     return bad("--ladder picks one variant per rung itself; drop --kernel / --family");
   runs.sweep = !r.suite.empty() || is_shape_range(r.problem.shape);
   if (r.ladder && runs.sweep) return bad("--ladder times one --shape; drop --suite / the range");
-  std::vector<SuiteShape> shapes(1);  // a plain --shape: problem_for parses it (and says what is wrong)
-  Status s = !r.suite.empty() ? load_suite(r.suite, &shapes)
-             : runs.sweep     ? expand_shape_ranges(r.problem.shape, &shapes)
-                              : Status{};
+  std::vector<ShapeRequest> shapes;
+  Status s = request_shapes(r.problem, r.suite, &shapes);
   if (s.ok()) s = parse_types(r.problem.types, &runs.types);
   if (!s.ok()) return s;
   Selection sel = r.selection;
@@ -123,17 +154,15 @@ Status run_bench(const BenchRequest& r, BenchRuns* out) {
   const bool want_auto = a != sel.kernels.end();
   sel.kernels.erase(a, sel.kernels.end());
   std::vector<ShapePlan> plans;
-  for (const SuiteShape& sh : shapes) {  // every shape checked before the GPU is looked for
+  for (const ShapeRequest& sh : shapes) {  // every shape checked before the GPU is looked for
     ShapePlan pl;
-    pl.problem = r.problem;
-    if (runs.sweep) pl.problem.shape = sh.shape();
-    if (!sh.dtype.empty()) pl.problem.types.in = sh.dtype;
-    s = parse_types(pl.problem.types, &pl.types);
-    if (s.ok() && !(want_auto && sel.kernels.empty()))
+    pl.problem = sh.problem;
+    pl.types = sh.types;
+    if (!(want_auto && sel.kernels.empty()))
       s = r.ladder ? ladder_variants(pl.types, &pl.vs) : select_variants(sel, pl.types, &pl.vs);
     Problem p;
     if (s.ok()) s = pl.vs.empty() ? typed_problem(pl.problem, pl.types, &p) : problem_for(pl.problem, *pl.vs[0], &p);
-    if (!s.ok()) return bad((sh.line ? r.suite + ":" + std::to_string(sh.line) + ": " : "") + s.message);
+    if (!s.ok()) return bad(sh.where + s.message);
     plans.push_back(std::move(pl));
   }
   if (!timing_ok(r.run)) return bad("--reps must be >= 1, --warmup and --idle-ms >= 0");
@@ -153,6 +182,7 @@ Status run_bench(const BenchRequest& r, BenchRuns* out) {
     bench_shape(plans[i], want_auto, sel.peers, r, &runs);
   }
   if (runs.sweep) runs.summary = suite_summary(runs.runs);
+  if (runs.sweep && r.candidates) runs.auto_summary = auto_summary(runs.runs);
   *out = std::move(runs);
   return {};
 }
@@ -205,7 +235,7 @@ report::Document document(const BenchRuns& r) {
          {"peer", "peer (same types)", bench_all}, {"", "mechanism", ladder_text}, {"ok", "", Show::data},
          {"message", "", Show::data}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data},
          {"samples", "", Show::data}, {"pct_of_cublas", "", Show::data}, {"ms_stdev", "", Show::data},
-         {"chose", "", Show::data}});
+         {"chose", "", Show::data}, {"why", "", Show::data}});
     const BenchResult* base = nullptr;  // k1: the load -> sync -> compute -> sync baseline of 004
     for (auto& x : b.results)
       if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
@@ -222,7 +252,8 @@ report::Document document(const BenchRuns& r) {
              report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
              report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
              report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
-             x.pct_of_peer, x.ms_stdev, x.chose});
+             x.pct_of_peer, x.ms_stdev, x.chose, x.why});
+      if (!x.why.empty()) t.notes.push_back("auto -> " + x.chose + ", " + x.why);
     }
   }
   return d;

@@ -107,6 +107,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     res[i].status = GemmCall::make(with_acc(p, *vs[i]), *vs[i], bufs[0].A, bufs[0].B, bufs[0].D, &calls[i]);
   }
   const int per_round = std::max(1, opt.reps / std::max(1, opt.rounds));
+  std::vector<int> reps_of(vs.size(), per_round);
   std::vector<cudaEvent_t> ev(size_t(2 * per_round));
   for (auto& e : ev) cudaEventCreate(&e);
   int set_idx = 0;
@@ -119,11 +120,18 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
       }
       const int warm = round == 0 ? opt.warmup : 2;
+      const auto t0 = std::chrono::steady_clock::now();
       for (int w = 0; w < warm && res[i].status.ok(); ++w) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
         res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
       }
-      for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
+      if (round == 0 && warm > 0 && opt.max_ms_per_variant > 0 && res[i].status.ok()) {  // a slow variant: fewer launches
+        cudaDeviceSynchronize();
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / warm;
+        const double fit = opt.max_ms_per_variant / (ms * std::max(1, opt.rounds));
+        reps_of[i] = std::max(std::min(5, per_round), std::min(per_round, int(fit)));
+      }
+      for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
         cudaEventRecord(ev[size_t(2 * r)]);
         res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
@@ -131,7 +139,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       }
       if (!res[i].status.ok()) continue;
       res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
-      for (int r = 0; r < per_round && res[i].status.ok(); ++r) {
+      for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
         float ms = 0;
         cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
         samples[i].push_back(ms);

@@ -135,4 +135,26 @@ std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs) {
   return out;
 }
 
+AutoSummary auto_summary(const std::vector<BenchReport>& runs) {
+  AutoSummary a;
+  double logs = 0;
+  for (const BenchReport& b : runs) {
+    const BenchResult* au = nullptr;
+    const BenchResult* fastest = nullptr;
+    for (const BenchResult& x : b.results) {
+      if (!x.status.ok() || x.ms_median <= 0) continue;
+      if (x.variant == "auto") au = &x;
+      else if (!fastest || x.ms_median < fastest->ms_median) fastest = &x;
+    }
+    if (!au || !fastest) continue;
+    const double ratio = fastest->ms_median / au->ms_median;
+    logs += std::log(ratio);
+    if (a.shapes == 0 || ratio < a.worst) a.worst = ratio, a.worst_shape = b.problem.shape_string(), a.worst_fastest = fastest->variant;
+    a.below_095 += ratio < 0.95;
+    ++a.shapes;
+  }
+  if (a.shapes) a.geomean = std::exp(logs / a.shapes);
+  return a;
+}
+
 }  // namespace pipegemm

@@ -37,7 +37,7 @@ report::Document sweep_document(const BenchRuns& r) {
        {"b_layout", "", Show::data}, {"d_layout", "", Show::data}, {"variant", "variant"}, {"chose", "chose"},
        {"ms_median", "ms(med)"}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data}, {"ms_stdev", "stdev"},
        {"samples", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"}, {"pct_of_cublas", "%cuBLAS"},
-       {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}});
+       {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}, {"why", "", Show::data}});
   for (const BenchReport& b : r.runs) {
     const Problem& p = b.problem;
     for (const BenchResult& x : b.results) {
@@ -53,7 +53,7 @@ report::Document sweep_document(const BenchRuns& r) {
              Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
              Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
              Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
-             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message});
+             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why});
     }
   }
   report::Table& s = d.section().table(
@@ -67,6 +67,17 @@ report::Document sweep_document(const BenchRuns& r) {
            Cell(k.worst_peer, any ? k.worst_peer : "-")});
   }
   if (r.summary.empty()) s.notes.push_back("(no kernel of ours in the selection)");
+  const AutoSummary& a = r.auto_summary;
+  if (a.shapes > 0) {
+    report::Section& as = d.section("auto_vs_fastest", false);
+    as.data("auto_vs_fastest.shapes", a.shapes).data("auto_vs_fastest.geomean", a.geomean);
+    as.data("auto_vs_fastest.worst", a.worst).data("auto_vs_fastest.worst_shape", a.worst_shape);
+    as.data("auto_vs_fastest.worst_fastest", a.worst_fastest).data("auto_vs_fastest.below_095", a.below_095);
+    as.line("auto vs the fastest candidate", "geomean " + fixed(a.geomean, 3) + ", worst " + fixed(a.worst, 3) + " at " +
+                                                 a.worst_shape + " (" + a.worst_fastest + " faster), " +
+                                                 std::to_string(a.below_095) + " of " + std::to_string(a.shapes) +
+                                                 " shapes under 0.95 (ratio = fastest / auto, same run)");
+  }
   return d;
 }
 

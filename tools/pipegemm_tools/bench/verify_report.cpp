@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "pipegemm_tools/npy.hpp"
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {
@@ -64,6 +65,7 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   if (!s.ok()) return s;
   // "auto" is resolved once the device is known.
   const bool want_auto = sel.kernels.size() == 1 && sel.kernels[0] == "auto";
+  std::string auto_choice, auto_why;
   std::vector<const Variant*> vs;
   if (!want_auto && !(s = select_variants(sel, types, &vs)).ok()) return s;
   // The shape before the GPU, so bad input is refused everywhere alike.
@@ -79,13 +81,19 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   if (dev.sm < 80) return bad("device " + dev.name + " is sm_" + std::to_string(dev.sm) + "; pipegemm needs sm_80+");
   if (want_auto) {
     if (!(s = problem_for(pr, probe, &p)).ok()) return s;
-    std::string why;
-    const Variant* v = choose_variant(p, dev.sm, nullptr, nullptr, nullptr, &why);
-    if (!v) return bad("no variant accepts this problem:\n" + why);
-    vs = {v};
+    // The pointers the session will use: cudaMalloc's 256-byte alignment plus --offset elements
+    // (only their alignment is read).
+    auto at = [&](DType t) { return reinterpret_cast<const void*>(uintptr_t(256 + pr.offset * dtype_bytes(t))); };
+    const Choice ch = choose_auto(p.normalized(), dev, at(p.a_type), at(p.b_type), at(p.d_type), *tune_tables());
+    if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
+    vs = {ch.variant};
+    auto_choice = ch.variant->name;
+    auto_why = ch.why;  // starts with its source: cache, model, fallback
   }
 
   VerifyReport rep;
+  rep.auto_choice = auto_choice;
+  rep.auto_why = auto_why;
   rep.device = dev.name;
   rep.sm = dev.sm;
   rep.seed = r.seed ? r.seed : std::random_device{}() | uint64_t(std::random_device{}()) << 32;
@@ -136,6 +144,10 @@ report::Document document(const VerifyReport& r) {
   report::Section& head = d.section("", false);
   head.data("device", r.device).data("seed", r.seed);
   for (auto& [types, tol] : r.tolerances) head.note("  tolerance [" + types + "]: " + tol.rule);
+  if (!r.auto_choice.empty()) {
+    head.data("auto.variant", r.auto_choice).data("auto.why", r.auto_why);
+    head.note("  auto -> " + r.auto_choice + ", " + r.auto_why);
+  }
   report::Section& s = d.section("", false);
   report::Table& t = s.table(
       "results", "",

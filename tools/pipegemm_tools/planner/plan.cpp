@@ -142,18 +142,6 @@ StageEstimate estimate_stages(const ArchSpec& a, const KernelDesc& k, int blocks
   return e;
 }
 
-Waves waves_for(long long m, long long n, int bm, int bn, int blocks_per_sm, int sm_count) {
-  Waves w;
-  if (bm <= 0 || bn <= 0 || blocks_per_sm <= 0 || sm_count <= 0) return w;
-  w.tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-  w.slots = (long long)blocks_per_sm * sm_count;
-  w.waves = (w.tiles + w.slots - 1) / w.slots;
-  long long last = w.tiles - (w.waves - 1) * w.slots;
-  w.last_wave_util = double(last) / double(w.slots);
-  w.efficiency = double(w.tiles) / double(w.waves * w.slots);
-  return w;
-}
-
 Ranking rank_variants(const ArchSpec& a, long long m, long long n, long long k, const Problem* types,
                       RegsLookup regs_for) {
   Ranking r;

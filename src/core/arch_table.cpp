@@ -1,4 +1,4 @@
-// The planner's GPU table, and the live device laid over it.
+// The GPU table (the planner's and auto's cost model's), and the live device laid over it.
 //
 // Sources:
 //  - occupancy limits (smem per SM / per block with opt-in, 1 KB per-block reservation, 128-byte
@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "pipegemm_tools/planner.hpp"
+#include "pipegemm/arch.hpp"
 
 namespace pipegemm::plan {
 namespace {
@@ -208,5 +208,16 @@ Status arch_from_device(const DeviceInfo& dev, ArchSpec* out) {
   return Status::success();
 }
 
+Waves waves_for(long long m, long long n, int bm, int bn, int blocks_per_sm, int sm_count) {
+  Waves w;
+  if (bm <= 0 || bn <= 0 || blocks_per_sm <= 0 || sm_count <= 0) return w;
+  w.tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  w.slots = (long long)blocks_per_sm * sm_count;
+  w.waves = (w.tiles + w.slots - 1) / w.slots;
+  long long last = w.tiles - (w.waves - 1) * w.slots;
+  w.last_wave_util = double(last) / double(w.slots);
+  w.efficiency = double(w.tiles) / double(w.waves * w.slots);
+  return w;
+}
 
 }  // namespace pipegemm::plan

@@ -1,0 +1,111 @@
+// How "auto" chooses (docs/dispatch.md): among the registered variants that accept the problem --
+// cuBLAS and cuBLASLt included, like any other candidate --
+//   1. cache:    the fastest one `pipegemm tune` measured for this GPU, types, layouts and shape
+//                bucket (the user's cache file first, then the tables shipped in the library);
+//   2. model:    else the one the cost model below predicts fastest (waves, last-wave
+//                utilisation, memory- vs compute-bound, per-wave fill and epilogue);
+//   3. fallback: else (no model for this GPU) the highest rung that accepts, then cuBLAS.
+// Every step is CPU arithmetic over registry data, so it is tested without a GPU.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pipegemm/arch.hpp"
+#include "pipegemm/registry.hpp"
+
+namespace pipegemm {
+
+// ---- the cost model ---------------------------------------------------------------------------
+struct CostEstimate {
+  bool known = false;      // false: no rate for this variant's MMA on this GPU (why says)
+  double us = 0;           // predicted time: launch + max(compute and per-wave costs, DRAM)
+  double compute_us = 0;   // waves x (tile's math at the family's efficiency + fill + epilogue)
+  double memory_us = 0;    // A + B + D once at the DRAM bandwidth the kernels reach
+  long long tiles = 0, waves = 0;
+  double last_wave_util = 0;
+  int blocks_per_sm = 0;
+  int split_k = 1;         // cuBLAS only: the split the model gave it
+  bool memory_bound = false;
+  std::string why;         // one line: the deciding numbers
+};
+// blocks_per_sm: resident CTAs of v on one SM (0 = from its shared memory and threads alone).
+CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchSpec& a, int blocks_per_sm = 0);
+
+// ---- the tune cache ---------------------------------------------------------------------------
+// A shape bucket: each of M, N, K as round(4 log2 x) (quarter octaves: exact up to 4, ~19% wide
+// above), and the alignment class: the largest power of two <= 16 bytes dividing every row
+// (K-major rows, lda, ldb, ldd) and every pointer -- what decides which variants accept.
+std::string shape_bucket(const Problem& p, const void* A, const void* B, const void* D);
+int alignment_class(const Problem& p, const void* A, const void* B, const void* D);
+
+struct TuneKey {
+  std::string gpu;      // DeviceInfo::name, e.g. "NVIDIA H200"
+  std::string types;    // "a,b,acc,d": "f16,f16,f32,f16"
+  std::string layouts;  // A, B, D: "row,row,row" (the TN GEMM)
+  std::string bucket;   // shape_bucket()
+  bool operator==(const TuneKey& o) const {
+    return gpu == o.gpu && types == o.types && layouts == o.layouts && bucket == o.bucket;
+  }
+};
+TuneKey tune_key(const Problem& p, const std::string& gpu, const void* A, const void* B, const void* D);
+
+struct TuneEntry {
+  TuneKey key;
+  std::string shape;       // the MxNxK that was timed
+  std::string best;        // the fastest variant's name
+  double best_us = 0;
+  std::vector<std::pair<std::string, double>> timed;  // every candidate timed, fastest first (us)
+  std::vector<std::string> pruned;                    // candidates the model ruled out, not timed
+  std::string date, pipegemm;
+};
+
+class TuneTable {
+ public:
+  // The JSON of `pipegemm tune` ({"format": "pipegemm-tune/1", "entries": [...]}); a malformed
+  // file is refused with where and why.
+  static Status parse(const std::string& text, const std::string& where, TuneTable* out);
+  static Status load(const std::string& path, TuneTable* out);  // a missing file: an empty table
+  std::string to_json() const;
+  Status save(const std::string& path) const;  // written beside, then renamed over: never half a file
+  const TuneEntry* find(const TuneKey& k) const;
+  void put(TuneEntry e);  // replaces the entry of the same key
+  const std::vector<TuneEntry>& entries() const { return entries_; }
+  std::string source;     // the file it came from, or "shipped:<name>"
+
+ private:
+  std::vector<TuneEntry> entries_;
+};
+
+// The user's cache: $PIPEGEMM_TUNE_CACHE, else $XDG_CACHE_HOME/pipegemm/tune.json, else
+// $HOME/.cache/pipegemm/tune.json. PIPEGEMM_TUNE_CACHE=off: no user cache.
+std::string tune_cache_path();
+// The tables auto reads, in order: the user's cache, then those shipped (data/tune/*.json,
+// compiled in). Read once per process; reload_tune_tables() reads them again (after a tune).
+// A user cache that cannot be parsed is skipped, and `warning` says so (auto's why repeats it).
+struct TuneTables {
+  std::vector<TuneTable> tables;
+  std::string warning;
+};
+std::shared_ptr<const TuneTables> tune_tables();
+void reload_tune_tables();
+const std::vector<TuneTable>& shipped_tune_tables();
+
+// ---- the choice -------------------------------------------------------------------------------
+struct Choice {
+  const Variant* variant = nullptr;
+  std::string source;  // "cache", "model", "fallback"
+  std::string why;     // one line, e.g. "cache ~/.cache/pipegemm/tune.json: bucket ..., timed 4096x4096x4096: ..."
+};
+// The registered variants that accept p on this device with these pointers (any may be null).
+std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const void* A, const void* B,
+                                               const void* D, std::string* refusals = nullptr);
+// auto's choice for a validated, normalized problem; `tables` as tune_tables(). A null variant
+// means nothing accepts (why then lists each refusal). `dev` gives the GPU's name (the cache
+// key) and its limits (the model; dev.present false: the model has no GPU to model).
+Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const void* B, const void* D,
+                   const TuneTables& tables);
+
+}  // namespace pipegemm

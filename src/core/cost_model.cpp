@@ -1,0 +1,144 @@
+// auto's cost model (docs/dispatch.md): a time per candidate from the GPU table (pipegemm/arch.hpp)
+// and the variant's typed fields, no names. Its job is to rank candidates where no tune entry
+// exists -- to keep auto off the cliffs (k0 on an odd K, a 128x256 tile on M = 16, a rung that
+// cannot reach the tensor rate) -- not to predict microseconds.
+//
+//   t = launch + max(compute, memory)
+//   compute = waves * (2 * BM * BN * Kpad / (rate * clock * eff / blocks_per_sm) + fill + epilogue)
+//   memory  = (A + B + D bytes) / (DRAM bandwidth * 0.85)
+//
+// eff: steady-state fraction of the MMA rate each pipeline reaches, measured on the H200 at 4096^3
+// fp16 (bench/results/2026-11-29_h200_ladder_summary.md: k0 57, k1 280, k2 240, k3 314, k4 491,
+// k5 754, cuBLAS 761 TFLOPS against 669 (mma.sync) and 1070 (wgmma) at 1980 MHz).
+// cuBLAS picks its own tile and split-K at run time: it is modelled as the best of a tile menu.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "pipegemm/dispatch.hpp"
+
+namespace pipegemm {
+namespace {
+
+constexpr double kLaunchUs = 2.0;      // launch and tail of an empty kernel, GPU time
+constexpr double kFillUs = 0.8;        // first k_tile's DRAM latency and ring fill, per wave
+constexpr double kDramEff = 0.85;      // of the table's DRAM bandwidth, streaming
+constexpr double kEpilogueEff = 0.8;   // a wave's D tiles stored at this share of DRAM bandwidth
+
+bool is_int8(DType t) { return t == DType::i8; }
+
+// FLOP (or int ops) per SM clock of one MMA kind for these types; 0 = none on this GPU.
+int rate_for(MmaKind mma, const Variant& v, const plan::MathRates& r) {
+  const bool f16acc = v.acc_type == DType::f16;
+  switch (mma) {
+    case MmaKind::wgmma: return is_int8(v.a_type) ? r.wgmma_i8 : v.a_type == DType::f32 ? 0 : r.wgmma_f16;
+    case MmaKind::mma_sync:
+      return is_int8(v.a_type) ? r.mma_i8 : v.a_type == DType::f32 ? 0 : f16acc ? r.mma_f16_f16acc : r.mma_f16_f32acc;
+    case MmaKind::ffma: return v.a_type == DType::f32 ? r.ffma_f32 : 0;
+    case MmaKind::library: break;
+  }
+  // cuBLAS: the fastest path the GPU has for the types (fp32 stays FFMA: no TF32).
+  if (v.a_type == DType::f32) return r.ffma_f32;
+  const int w = rate_for(MmaKind::wgmma, v, r);
+  return w ? w : rate_for(MmaKind::mma_sync, v, r);
+}
+
+// Steady-state efficiency of a pipeline (see the header comment for the measurements).
+double efficiency(const Variant& v) {
+  const Mechanism& m = v.mech;
+  switch (m.pipeline) {
+    case PipelineKind::none: return 0.085;         // k0: LDG straight into the MMA
+    case PipelineKind::single: return 0.42;        // k1
+    case PipelineKind::ldg_register: return 0.36;  // k2
+    case PipelineKind::cp_async_ring:              // k3 (2 slots), the seed, k4 (A reuse)
+      return v.tile.stages <= 2 ? 0.47 : m.a_reuse ? 0.73 : 0.58;
+    case PipelineKind::mbarrier_ring: return 0.73;  // k5
+    case PipelineKind::library: break;
+  }
+  return v.family == "cublaslt" ? 0.74 : 0.72;  // cuBLASLt's timed best; cublasGemmEx's default
+}
+
+struct TileCost {
+  int bm, bn, blocks;
+  double tile_eff;  // smaller tiles reach less of the rate (fewer MMAs per byte of smem traffic)
+};
+
+double fmt_pct(double x) { return std::round(100.0 * x); }
+
+}  // namespace
+
+CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchSpec& a, int blocks_per_sm) {
+  CostEstimate e;
+  const int rate = rate_for(v.mech.mma, v, a.rates);
+  if (rate <= 0 || a.sm_count <= 0 || a.sm_clock_mhz <= 0 || a.dram_gbps <= 0) {
+    e.why = std::string("no ") + to_string(v.mech.mma) + " rate for these types on " + a.name;
+    return e;
+  }
+  e.known = true;
+  const double clock = a.sm_clock_mhz * 1e6;
+  const double sm_rate = double(rate) * clock * efficiency(v);  // FLOP/s of one SM
+  const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
+  const double dsize = dtype_bytes(p.d_type);
+  e.memory_us = p.bytes() / (bw * kDramEff);
+
+  // One tile shape's time over the GPU: waves of (math + fill + the wave's D stores).
+  auto wave_cost = [&](int bm, int bn, int blocks, double tile_eff, int split, CostEstimate* out) {
+    const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);
+    const int64_t k_per = (p.k + split - 1) / split;
+    const double kpad = double((k_per + kq - 1) / kq * kq);
+    const plan::Waves w = plan::waves_for(p.m, p.n, bm, bn, blocks, a.sm_count);
+    const long long tiles = w.tiles * split;
+    const long long slots = w.slots;
+    const long long waves = (tiles + slots - 1) / slots;
+    const double math = 2.0 * bm * bn * kpad * blocks / (sm_rate * tile_eff) * 1e6;
+    const double epi = double(std::min<long long>(tiles, slots)) * bm * bn * (split > 1 ? 4.0 : dsize) /
+                       (bw * kEpilogueEff);
+    double t = double(waves) * (math + kFillUs + epi);
+    if (split > 1) t += 1.0 + double(p.m) * double(p.n) * (4.0 * split + dsize) / (bw * kDramEff);  // reduction
+    out->tiles = tiles;
+    out->waves = waves;
+    out->last_wave_util = double(tiles - (waves - 1) * slots) / double(slots);
+    out->blocks_per_sm = blocks;
+    out->split_k = split;
+    out->compute_us = t;
+  };
+
+  if (v.is_peer()) {
+    // cuBLAS: the best of its tile menu and split-K over the problem.
+    static const TileCost menu[] = {{128, 256, 1, 1.0}, {256, 128, 1, 1.0}, {128, 128, 2, 0.92},
+                                    {128, 64, 2, 0.8},  {64, 128, 2, 0.8},  {64, 64, 3, 0.6}};
+    static const int splits[] = {1, 2, 3, 4, 6, 8, 12, 16};
+    bool first = true;
+    for (const TileCost& t : menu)
+      for (int s : splits) {
+        if (s > 1 && p.k / s < 256) break;
+        CostEstimate c;
+        wave_cost(t.bm, t.bn, t.blocks, t.tile_eff, s, &c);
+        if (first || c.compute_us < e.compute_us) {
+          e.compute_us = c.compute_us, e.tiles = c.tiles, e.waves = c.waves, e.last_wave_util = c.last_wave_util;
+          e.blocks_per_sm = c.blocks_per_sm, e.split_k = c.split_k;
+          first = false;
+        }
+      }
+  } else {
+    int blocks = blocks_per_sm;
+    if (blocks <= 0) {  // shared memory and threads alone (registers unknown off the GPU)
+      const int smem = v.tile.smem_bytes + a.smem_reserved_per_block;
+      blocks = smem > 0 ? a.smem_per_sm / smem : a.max_blocks_per_sm;
+      if (v.tile.threads > 0 && a.max_threads_per_sm > 0) blocks = std::min(blocks, a.max_threads_per_sm / v.tile.threads);
+      if (a.max_blocks_per_sm > 0) blocks = std::min(blocks, a.max_blocks_per_sm);
+      blocks = std::max(blocks, 1);
+    }
+    wave_cost(v.tile.bm, v.tile.bn, blocks, 1.0, 1, &e);
+  }
+  e.memory_bound = e.memory_us > e.compute_us;
+  e.us = kLaunchUs + std::max(e.compute_us, e.memory_us);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%.1f us: %lld tiles%s, %lld wave%s (last %.0f%%), %s", e.us, e.tiles,
+                e.split_k > 1 ? (" (split-K " + std::to_string(e.split_k) + ")").c_str() : "", e.waves,
+                e.waves == 1 ? "" : "s", fmt_pct(e.last_wave_util), e.memory_bound ? "memory-bound" : "compute-bound");
+  e.why = buf;
+  return e;
+}
+
+}  // namespace pipegemm

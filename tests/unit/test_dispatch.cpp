@@ -1,0 +1,307 @@
+// auto's choice without a GPU: shape buckets and alignment classes, the tune cache file, the
+// cost model on the built-in H200 / A100 entries, cache -> model -> fallback, tune's pruning.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "cli_runner.hpp"
+#include "pipegemm/dispatch.hpp"
+#include "pipegemm_tools/tune.hpp"
+
+using namespace pipegemm;
+using pipegemm::test::has;
+using pipegemm::test::run_cli;
+
+namespace {
+
+Problem problem(DType in, int64_t m, int64_t n, int64_t k) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  p.a_type = p.b_type = in;
+  p.d_type = in == DType::i8 ? DType::i32 : in;
+  p.acc_type = in == DType::i8 ? DType::i32 : in == DType::f32 ? DType::f32 : DType::f32;
+  return p.normalized();
+}
+
+// A device as CUDA would describe it, from the built-in table entry (no GPU needed).
+DeviceInfo device_like(const char* key, const char* name) {
+  plan::ArchSpec a;
+  EXPECT_TRUE(plan::find_arch(key, &a).ok());
+  DeviceInfo d;
+  d.present = true;
+  d.name = name;
+  d.sm = a.sm;
+  d.sm_count = a.sm_count;
+  d.l2_bytes = a.l2_bytes;
+  d.smem_per_sm = a.smem_per_sm;
+  d.smem_per_block_optin = a.smem_per_block_optin;
+  d.smem_reserved_per_block = a.smem_reserved_per_block;
+  d.regs_per_sm = a.regs_per_sm;
+  d.regs_per_block = a.regs_per_block;
+  d.max_threads_per_sm = a.max_threads_per_sm;
+  d.max_blocks_per_sm = a.max_blocks_per_sm;
+  d.sm_clock_khz = int(a.sm_clock_mhz * 1000);
+  return d;
+}
+
+const DeviceInfo& h200() {
+  static const DeviceInfo d = device_like("h200", "NVIDIA H200");
+  return d;
+}
+
+TuneEntry entry(const Problem& p, const std::string& gpu, const std::string& best) {
+  TuneEntry e;
+  e.key = tune_key(p, gpu, nullptr, nullptr, nullptr);
+  e.shape = p.shape_string();
+  e.best = best;
+  e.best_us = 10;
+  e.timed = {{best, 10.0}, {"cublas_f16", 11.0}};
+  return e;
+}
+
+bool contains(const std::string& s, const std::string& x) { return s.find(x) != std::string::npos; }
+
+}  // namespace
+
+TEST(ShapeBucket, QuarterOctavesExactForTinyDimsAndTheAlignmentClassInTheKey) {
+  const Problem a = problem(DType::f16, 4096, 4096, 4096);
+  EXPECT_EQ(shape_bucket(a, nullptr, nullptr, nullptr), "m48.n48.k48.a16");
+  EXPECT_EQ(shape_bucket(problem(DType::f16, 4200, 4096, 4096), nullptr, nullptr, nullptr),
+            "m48.n48.k48.a16");  // within a quarter octave
+  EXPECT_NE(shape_bucket(problem(DType::f16, 5000, 4096, 4096), nullptr, nullptr, nullptr),
+            shape_bucket(a, nullptr, nullptr, nullptr));
+  EXPECT_NE(shape_bucket(problem(DType::f16, 1, 64, 64), nullptr, nullptr, nullptr),
+            shape_bucket(problem(DType::f16, 2, 64, 64), nullptr, nullptr, nullptr));
+  EXPECT_NE(shape_bucket(problem(DType::f16, 2, 64, 64), nullptr, nullptr, nullptr),
+            shape_bucket(problem(DType::f16, 3, 64, 64), nullptr, nullptr, nullptr));
+  // An odd K is another bucket: other variants accept it.
+  EXPECT_EQ(shape_bucket(problem(DType::f16, 4096, 4096, 4095), nullptr, nullptr, nullptr), "m48.n48.k48.a2");
+}
+
+TEST(ShapeBucket, AlignmentClassIsTheNarrowestRowOrPointer) {
+  EXPECT_EQ(alignment_class(problem(DType::f16, 64, 64, 64), nullptr, nullptr, nullptr), 16);
+  EXPECT_EQ(alignment_class(problem(DType::f16, 64, 64, 60), nullptr, nullptr, nullptr), 8);
+  EXPECT_EQ(alignment_class(problem(DType::f16, 64, 64, 63), nullptr, nullptr, nullptr), 2);
+  EXPECT_EQ(alignment_class(problem(DType::i8, 64, 64, 65), nullptr, nullptr, nullptr), 1);
+  EXPECT_EQ(alignment_class(problem(DType::f32, 64, 64, 65), nullptr, nullptr, nullptr), 4);
+  EXPECT_EQ(alignment_class(problem(DType::f16, 64, 62, 64), nullptr, nullptr, nullptr), 4);  // D rows of 124 bytes
+  alignas(256) static char buf[64];
+  const Problem p = problem(DType::f16, 64, 64, 64);
+  EXPECT_EQ(alignment_class(p, buf, buf, buf), 16);
+  EXPECT_EQ(alignment_class(p, buf + 2, buf, buf), 2);
+  EXPECT_EQ(alignment_class(p, buf, buf, buf + 8), 8);
+  Problem padded = problem(DType::f16, 64, 64, 64);
+  padded.lda = 68;
+  EXPECT_EQ(alignment_class(padded, nullptr, nullptr, nullptr), 8);
+}
+
+TEST(TuneTable, RoundTripsReplacesByKeyAndRefusesMalformedFiles) {
+  TuneTable t;
+  const Problem p = problem(DType::f16, 4096, 4096, 4096), q = problem(DType::bf16, 128, 4096, 4096);
+  t.put(entry(p, "NVIDIA H200", "k5_f16_128x256x64_s4"));
+  t.put(entry(q, "NVIDIA H200", "cublaslt_bf16"));
+  t.put(entry(p, "NVIDIA H200", "cublaslt_f16"));  // same key: replaced
+  ASSERT_EQ(t.entries().size(), 2u);
+  TuneTable u;
+  ASSERT_TRUE(TuneTable::parse(t.to_json(), "mem", &u).ok());
+  ASSERT_EQ(u.entries().size(), 2u);
+  const TuneEntry* e = u.find(tune_key(p, "NVIDIA H200", nullptr, nullptr, nullptr));
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->best, "cublaslt_f16");
+  EXPECT_EQ(e->timed.size(), 2u);
+  EXPECT_EQ(u.find(tune_key(p, "NVIDIA H100 80GB HBM3", nullptr, nullptr, nullptr)), nullptr);
+
+  Status s = TuneTable::parse("{nope", "x.json", &u);
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message, "x.json: not JSON")) << s.message;
+  s = TuneTable::parse("{\"format\": \"other\", \"entries\": []}", "x.json", &u);
+  EXPECT_TRUE(contains(s.message, "not a tune cache")) << s.message;
+  s = TuneTable::parse("{\"format\": \"pipegemm-tune/1\", \"entries\": [{\"gpu\": \"g\"}]}", "x.json", &u);
+  EXPECT_TRUE(contains(s.message, "entry 0")) << s.message;
+}
+
+TEST(TuneTable, SavesWholeFilesAndAMissingFileIsAnEmptyCache) {
+  const std::string path = ::testing::TempDir() + "pipegemm_tune_test.json";
+  std::remove(path.c_str());
+  TuneTable t;
+  ASSERT_TRUE(TuneTable::load(path, &t).ok());
+  EXPECT_TRUE(t.entries().empty());
+  t.put(entry(problem(DType::f16, 64, 64, 64), "NVIDIA H200", "k4_f16_128x128x32_s4"));
+  ASSERT_TRUE(t.save(path).ok());
+  TuneTable u;
+  ASSERT_TRUE(TuneTable::load(path, &u).ok());
+  EXPECT_EQ(u.entries().size(), 1u);
+  std::ifstream tmp(path + ".tmp");
+  EXPECT_FALSE(tmp.good()) << "the temporary was renamed over the file";
+  std::remove(path.c_str());
+}
+
+TEST(TuneCachePath, EnvironmentOverridesThenXdgThenHome) {
+  const char* old = std::getenv("PIPEGEMM_TUNE_CACHE");
+  const std::string saved = old ? old : "";
+  setenv("PIPEGEMM_TUNE_CACHE", "/tmp/mine.json", 1);
+  EXPECT_EQ(tune_cache_path(), "/tmp/mine.json");
+  setenv("PIPEGEMM_TUNE_CACHE", "off", 1);
+  EXPECT_EQ(tune_cache_path(), "");
+  unsetenv("PIPEGEMM_TUNE_CACHE");
+  setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  EXPECT_EQ(tune_cache_path(), "/tmp/xdg/pipegemm/tune.json");
+  unsetenv("XDG_CACHE_HOME");
+  if (std::getenv("HOME")) EXPECT_EQ(tune_cache_path(), std::string(std::getenv("HOME")) + "/.cache/pipegemm/tune.json");
+  if (old) setenv("PIPEGEMM_TUNE_CACHE", saved.c_str(), 1);
+}
+
+TEST(ShippedTables, ParseAndNameOnlyRegisteredVariants) {
+  for (const TuneTable& t : shipped_tune_tables()) {
+    EXPECT_FALSE(t.entries().empty()) << t.source;
+    for (const TuneEntry& e : t.entries()) {
+      EXPECT_NE(find_variant(e.best), nullptr) << t.source << ": " << e.best;
+      for (auto& [name, us] : e.timed) EXPECT_GT(us, 0) << name;
+    }
+  }
+}
+
+TEST(CostModel, RanksTheLadderAsMeasuredAndKeepsOffK0) {
+  plan::ArchSpec a;
+  ASSERT_TRUE(plan::find_arch("h200", &a).ok());
+  const Problem p = problem(DType::f16, 4096, 4096, 4096);
+  auto us = [&](const char* name) {
+    const Variant* v = find_variant(name);
+    EXPECT_NE(v, nullptr) << name;
+    const CostEstimate e = estimate_cost(*v, p, a);
+    EXPECT_TRUE(e.known) << name << ": " << e.why;
+    return e.us;
+  };
+  const double k0 = us("k0_f16_128x128x16"), k3 = us("k3_f16_128x128x32_s2"), k4 = us("k4_f16_256x128x64_s3"),
+               k5 = us("k5_f16_128x256x64_s4"), lt = us("cublaslt_f16");
+  EXPECT_GT(k0, 5 * k5);
+  EXPECT_GT(k3, k4);
+  EXPECT_GT(k4, k5);
+  EXPECT_NEAR(lt / k5, 1.0, 0.1);  // the peak: k5 and cuBLAS within a few percent (as measured)
+  // 4096^3 at ~750 TFLOPS is ~180 us: the model is in that range, not a different unit.
+  EXPECT_GT(k5, 120);
+  EXPECT_LT(k5, 260);
+  // The seed shape is memory-bound for cuBLAS.
+  const CostEstimate m = estimate_cost(*find_variant("cublaslt_f16"), problem(DType::f16, 81920, 256, 256), a);
+  EXPECT_GT(m.memory_us, 10);
+  // No rate: wgmma on an A100 table entry.
+  plan::ArchSpec a100;
+  ASSERT_TRUE(plan::find_arch("a100", &a100).ok());
+  const CostEstimate none = estimate_cost(*find_variant("k5_f16_128x256x64_s4"), p, a100);
+  EXPECT_FALSE(none.known);
+  EXPECT_TRUE(contains(none.why, "no wgmma rate")) << none.why;
+}
+
+TEST(AutoChoice, ModelTakesCublasWhereOurOnlyKernelIsAFarLowerRung) {
+  const TuneTables none;
+  // Odd K: of ours only k0 (LDG, ~7% of cuBLAS) accepts; the model takes cuBLAS.
+  Choice c = choose_auto(problem(DType::f16, 4096, 4096, 4095), h200(), nullptr, nullptr, nullptr, none);
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "model");
+  EXPECT_TRUE(c.variant->is_peer()) << c.variant->name << ": " << c.why;
+  // INT8 at 4096^3: k4's mma.sync IMMA against cuBLAS's wgmma: cuBLAS.
+  c = choose_auto(problem(DType::i8, 4096, 4096, 4096), h200(), nullptr, nullptr, nullptr, none);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_TRUE(c.variant->is_peer()) << c.variant->name << ": " << c.why;
+  // A decode shape: a 128-row tile for 16 rows wastes 7/8 of k5's MMAs.
+  c = choose_auto(problem(DType::f16, 16, 4096, 4096), h200(), nullptr, nullptr, nullptr, none);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_TRUE(c.variant->is_peer()) << c.variant->name << ": " << c.why;
+  // fp32 (FFMA everywhere): a choice is made and explained.
+  c = choose_auto(problem(DType::f32, 1000, 1000, 1000), h200(), nullptr, nullptr, nullptr, none);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_TRUE(contains(c.why, "wave")) << c.why;
+}
+
+TEST(AutoChoice, CacheFirstThenModelWhenTheCachedVariantRefusesOrTheGpuDiffers) {
+  const Problem p = problem(DType::f16, 4096, 4096, 4096);
+  TuneTables tabs;
+  tabs.tables.emplace_back();
+  tabs.tables[0].source = "test.json";
+  tabs.tables[0].put(entry(p, "NVIDIA H200", "k4_f16_128x128x32_s4"));
+  Choice c = choose_auto(p, h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.variant->name, "k4_f16_128x128x32_s4");
+  EXPECT_EQ(c.source, "cache");
+  EXPECT_TRUE(contains(c.why, "test.json")) << c.why;
+  EXPECT_TRUE(contains(c.why, "next cublas_f16")) << c.why;
+  // The same shape bucket on another GPU: not this entry.
+  DeviceInfo other = h200();
+  other.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(choose_auto(p, other, nullptr, nullptr, nullptr, tabs).source, "model");
+  // A cached name that does not take this problem (pointer misaligned for k4's 16-byte loads).
+  alignas(256) static char buf[64];
+  TuneTables t2;
+  t2.tables.emplace_back();
+  t2.tables[0].source = "test.json";
+  TuneEntry e = entry(p, "NVIDIA H200", "k4_f16_128x128x32_s4");
+  e.key = tune_key(p, "NVIDIA H200", buf + 2, buf, buf);
+  t2.tables[0].put(e);
+  c = choose_auto(p, h200(), buf + 2, buf, buf, t2);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.source, "model");
+  EXPECT_TRUE(contains(c.why, "does not take this problem")) << c.why;
+  EXPECT_NE(c.variant->name, "k4_f16_128x128x32_s4");
+  // The user cache comes first.
+  TuneTables t3;
+  t3.tables.resize(2);
+  t3.tables[0].put(entry(p, "NVIDIA H200", "cublas_f16"));
+  t3.tables[1].put(entry(p, "NVIDIA H200", "k4_f16_128x128x32_s4"));
+  EXPECT_EQ(choose_auto(p, h200(), nullptr, nullptr, nullptr, t3).variant->name, "cublas_f16");
+}
+
+TEST(AutoChoice, FallbackWithoutAModelTakesTheHighestRungAndNothingAcceptingSaysWhy) {
+  DeviceInfo unknown = h200();
+  unknown.sm = 120;  // no table entry for sm_120
+  unknown.name = "future GPU";
+  Choice c = choose_auto(problem(DType::f16, 1024, 1024, 1024), unknown, nullptr, nullptr, nullptr, TuneTables{});
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "fallback");
+  EXPECT_FALSE(c.variant->is_peer()) << c.variant->name;
+  EXPECT_TRUE(contains(c.why, "highest rung")) << c.why;
+  DeviceInfo old = h200();
+  old.sm = 75;
+  c = choose_auto(problem(DType::f16, 64, 64, 64), old, nullptr, nullptr, nullptr, TuneTables{});
+  EXPECT_EQ(c.variant, nullptr);
+  EXPECT_TRUE(contains(c.why, "no variant accepts")) << c.why;
+}
+
+TEST(TuneCandidates, PruneTheHopelessButNeverCublas) {
+  const Problem p = problem(DType::f16, 4096, 4096, 4096);
+  std::vector<std::string> pruned;
+  const auto kept = tune_candidates(p, h200(), 3.0, &pruned);
+  const auto all = tune_candidates(p, h200(), 0, nullptr);
+  EXPECT_EQ(kept.size() + pruned.size(), all.size());
+  bool k0_pruned = false;
+  for (const std::string& n : pruned) k0_pruned |= n == "k0_f16_128x128x16";
+  EXPECT_TRUE(k0_pruned);
+  int peers = 0;
+  for (const Variant* v : kept) peers += v->is_peer();
+  EXPECT_EQ(peers, 2);  // cublasGemmEx and cuBLASLt
+  EXPECT_FALSE(kept.empty());
+  EXPECT_FALSE(kept[0]->is_peer() && kept[0]->rung == 0);
+}
+
+TEST(TuneCli, ArgumentsAreCheckedBeforeTheGpuAndWithoutOneItSaysSo) {
+  auto r = run_cli("tune --suite /nonexistent/suite.txt");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "cannot read suite file")) << r.out;
+  r = run_cli("tune --shape 64x64x64 --prune -1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  const std::string bad = ::testing::TempDir() + "pipegemm_bad_cache.json";
+  std::ofstream(bad) << "{ not json";
+  r = run_cli("tune --shape 64x64x64 --output " + bad);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "not JSON")) << r.out;
+  EXPECT_TRUE(has(r, "not overwritten")) << r.out;
+  r = run_cli("bench --shape 64x64x64 --candidates --kernel k0_f16_128x128x16");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "needs --kernel auto")) << r.out;
+  if (device_info().present) return;  // the rest is the no-GPU path
+  const std::string out = ::testing::TempDir() + "pipegemm_nogpu_cache.json";
+  r = run_cli("tune --shape 64x64x64 --output " + out);
+  EXPECT_EQ(r.code, 3) << r.out;
+  EXPECT_TRUE(has(r, "needs a CUDA GPU")) << r.out;
+}

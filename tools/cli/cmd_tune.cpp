@@ -1,0 +1,53 @@
+// `pipegemm tune`: time every candidate of each shape, write the fastest to the tune cache.
+#include <cstdio>
+#include <memory>
+
+#include "cli.hpp"
+#include "pipegemm_tools/tune.hpp"
+
+namespace pipegemm::cli {
+
+void add_tune(CLI::App& app, int* rc) {
+  auto o = std::make_shared<TuneRequest>();
+  auto json = std::make_shared<bool>(false);
+  o->run.reps = 40;
+  o->run.rounds = 2;
+  o->run.warmup = 5;
+  o->run.max_ms_per_variant = 400;
+  auto* cmd = app.add_subcommand("tune", "time the candidates of each shape (cuBLAS included) and write the fastest "
+                                         "to the tune cache auto reads");
+  add_problem_options(cmd, &o->problem, "4096x4096x4096", false);
+  cmd->get_option("--shape")->description("MxNxK, each dimension N or start:stop:step (as bench)");
+  cmd->add_option("--suite", o->suite, "a suite file (bench/suites/*.txt)")->excludes("--shape");
+  cmd->add_option("--output", o->output,
+                  "the cache file (default $PIPEGEMM_TUNE_CACHE, else ~/.cache/pipegemm/tune.json); entries are "
+                  "added to what it holds");
+  cmd->add_flag("--force", o->force, "re-time shape buckets already in the file");
+  cmd->add_option("--prune", o->prune, "do not time candidates the cost model puts above this multiple of its "
+                                       "fastest (0: time all; cuBLAS is always timed)")
+      ->capture_default_str();
+  cmd->add_option("--reps", o->run.reps, "timed launches per candidate")->capture_default_str();
+  cmd->add_option("--warmup", o->run.warmup, "warm-up launches per candidate")->capture_default_str();
+  cmd->add_option("--rounds", o->run.rounds, "interleaved rounds")->capture_default_str();
+  cmd->add_option("--idle-ms", o->run.idle_ms, "device idle before each candidate's block (0: back to back)")
+      ->capture_default_str();
+  cmd->add_option("--max-ms-per-variant", o->run.max_ms_per_variant,
+                  "fewer launches (>= 5 per round) for a candidate whose block would take longer (0: off)")
+      ->capture_default_str();
+  cmd->add_flag("--json", *json, "machine-readable output");
+  o->progress = [](int i, int n, const std::string& shape, double s) {
+    std::fprintf(stderr, "tune [%d/%d] %s  (%.0f s)\n", i, n, shape.c_str(), s);
+  };
+  cmd->callback([o, json, rc] {
+    TuneReport rep;
+    Status s = run_tune(*o, &rep);
+    if (!s.ok()) {
+      *rc = fail(s);
+      return;
+    }
+    emit(document(rep), *json);
+    *rc = rep.failed ? kFail : kOk;
+  });
+}
+
+}  // namespace pipegemm::cli

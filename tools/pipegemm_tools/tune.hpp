@@ -1,0 +1,57 @@
+// `pipegemm tune`: for each shape (a suite, ranges, one --shape) and types, time the registered
+// variants that accept it -- cuBLAS and cuBLASLt included -- after the cost model has pruned the
+// hopeless, and write the fastest into the tune cache auto reads (pipegemm/dispatch.hpp), keyed
+// by GPU, types, layouts and shape bucket. Resumable: a key already in the file is not timed
+// again (--force re-times it); the file is rewritten after every shape.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "pipegemm/dispatch.hpp"
+#include "pipegemm_tools/reports.hpp"
+
+namespace pipegemm {
+
+struct TuneRequest {
+  ProblemRequest problem;  // --shape (ranges allowed) and the types
+  std::string suite;       // or a suite file
+  std::string output;      // "" = tune_cache_path()
+  bool force = false;      // re-time keys already in the file
+  double prune = 3.0;      // skip candidates the model puts above prune x its fastest (0: time all)
+  BenchOptions run;
+  // Before each shape: index (1-based), count, the shape, seconds so far.
+  std::function<void(int i, int n, const std::string& shape, double seconds)> progress;
+};
+
+struct TuneRow {
+  std::string shape, types, bucket;
+  std::string status;       // "timed", "cached" (key already in the file), "failed"
+  std::string best, next;   // fastest and runner-up
+  double best_us = 0, next_us = 0;
+  std::string model_pick;   // what the cost model alone would have taken, and its measured time
+  double model_pick_us = 0;
+  int timed = 0, pruned = 0;
+  std::string message;
+};
+
+struct TuneReport {
+  std::string device, output;
+  BenchEnv env;
+  BenchOptions run;
+  double prune = 0;
+  std::vector<TuneRow> rows;
+  int timed = 0, cached = 0, failed = 0;
+  double seconds = 0;
+};
+
+// Candidates for p on dev: those that accept it, cheapest first by the model, minus (prune > 0)
+// those predicted above prune x the cheapest; cuBLAS is never pruned. `pruned` gets the rest.
+std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
+                                            std::vector<std::string>* pruned);
+
+Status run_tune(const TuneRequest& r, TuneReport* out);
+report::Document document(const TuneReport& r);
+
+}  // namespace pipegemm
