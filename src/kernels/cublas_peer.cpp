@@ -1,5 +1,8 @@
-// Entry 0 of the registry: cuBLAS (cublasGemmEx) as the peer every kernel is measured against.
-// Any layout, any shape cuBLAS takes; the same buffers as our kernels.
+// Entry 0 of the registry: cuBLAS (cublasGemmEx) as the peer every kernel is measured against,
+// and a candidate auto may choose. Any layout, any shape cuBLAS takes; the same buffers as our
+// kernels. Reduced-precision split-K reductions (partial sums in fp16 / bf16) are disallowed:
+// with them cuBLAS's default math put bf16 results 10-40x past the bf16 tolerance (fuzz, H200,
+// bench/results/2026-12-01_h200_dispatch_tune.log), and auto must be as exact as our kernels.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -20,12 +23,18 @@ cublasHandle_t handle(Status* err) {
   static cublasHandle_t h = nullptr;
   static cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
   static std::once_flag once;
-  std::call_once(once, [] { st = cublasCreate(&h); });
+  std::call_once(once, [] {
+    st = cublasCreate(&h);
+    if (st == CUBLAS_STATUS_SUCCESS)
+      st = cublasSetMathMode(h, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
+  });
   if (st != CUBLAS_STATUS_SUCCESS)
     *err = Status::error(StatusCode::cuda_error,
                          std::string("cublasCreate failed: ") + cublasGetStatusString(st));
   return h;
 }
+
+}  // namespace
 
 // D (M,N) = A (M,K) * B (N,K)^T in cuBLAS's column-major terms.
 Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
@@ -59,6 +68,8 @@ Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cu
   return Status::success();
 }
 
+namespace {
+
 Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DType acc, DType out) {
   Variant v;
   v.name = name;
@@ -78,8 +89,6 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
 }
 
 }  // namespace
-
-Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);  // cublaslt_peer.cpp
 
 // The table's peer lines (variants.def): cublasGemmEx, or cuBLASLt's timed best, with the
 // line's types.

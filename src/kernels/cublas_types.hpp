@@ -38,4 +38,8 @@ struct Scalars {
   const void* zero(DType acc) const { return acc == DType::f16 ? (const void*)&h0 : acc == DType::i32 ? (const void*)&i0 : (const void*)&f0; }
 };
 
+// The launchers of the cublas_* and cublaslt_* entries (cublas_peer.cpp, cublaslt_peer.cpp).
+Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);
+Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);
+
 }  // namespace pipegemm::detail

@@ -1,9 +1,12 @@
 // cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace and the heuristic's
 // top candidates (up to 8). Each candidate is timed on the first use of a problem (shape, types,
 // layouts, leading dimensions, pointer alignment) and the fastest is kept, so the peer is the
-// best cuBLAS can do on that problem, not its first guess. Reduced-precision split-K reductions
-// (partials in the output type) are not allowed: the peer is also an accuracy yardstick (its
-// bf16 cublasGemmEx sibling failed the bf16 tolerance that way on 1000x1001x1000).
+// best cuBLAS can do on that problem, not its first guess. Split-K partials are summed only in
+// the compute type (fp32 / int32): OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up
+// in D itself, in D's type -- with INPLACE allowed, bf16 results were 10-40x past the bf16
+// tolerance (fuzz through auto, bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an
+// accuracy yardstick and a candidate auto may choose. Where the heuristic has no algorithm for a
+// problem (INT8 with an odd K, on the H200), the entry runs cublasGemmEx: cuBLAS's own answer.
 //
 // Not for concurrent streams: one workspace per device, shared by every call.
 #include <cublasLt.h>
@@ -14,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -54,7 +58,7 @@ using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t
 struct Cache {
   std::mutex mu;
   std::map<int, DeviceState> devices;
-  std::map<Key, cublasLtMatmulAlgo_t> best;
+  std::map<Key, std::optional<cublasLtMatmulAlgo_t>> best;  // nullopt: no algorithm, cublasGemmEx
 };
 Cache& cache() {
   static Cache c;
@@ -105,7 +109,7 @@ Status describe_problem(const Problem& p, const void* A, const void* B, const vo
     return st;
   if (!(st = lt_status(cublasLtMatmulPreferenceCreate(&s->pref), "cublasLtMatmulPreferenceCreate")).ok()) return st;
   const uint64_t ws = kWorkspaceBytes;
-  const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_MASK & ~uint32_t(CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE);
+  const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;  // (and none)
   const uint32_t al_a = alignment_of(x.ptr), al_b = alignment_of(y.ptr), al_d = alignment_of(D);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions, sizeof reductions);
@@ -144,16 +148,19 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
                           algo, ds.workspace, kWorkspaceBytes, s);
   };
   auto it = c.best.find(key);
-  if (it != c.best.end()) return lt_status(run(&it->second), "cublasLtMatmul");
+  if (it != c.best.end())
+    return it->second ? lt_status(run(&*it->second), "cublasLtMatmul") : launch_cublas(p, A, B, D, s);
 
   // First use of this problem: time the heuristic's candidates on the caller's buffers.
   cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
   int found = 0;
-  if (!(st = lt_status(cublasLtMatmulAlgoGetHeuristic(ds.handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand,
-                                                       &found),
-                       "cublasLtMatmulAlgoGetHeuristic")).ok())
-    return st;
-  if (found == 0) return Status::error(StatusCode::not_supported, "cuBLASLt has no algorithm for this problem");
+  const cublasStatus_t hs =
+      cublasLtMatmulAlgoGetHeuristic(ds.handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand, &found);
+  if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && found == 0)) {
+    c.best.emplace(key, std::nullopt);
+    return launch_cublas(p, A, B, D, s);
+  }
+  if (!(st = lt_status(hs, "cublasLtMatmulAlgoGetHeuristic")).ok()) return st;
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
