@@ -1,4 +1,4 @@
-# Dispatch (issue 11), call 3 of 3: with the table made by calls 1 and 2 as auto's cache, both
+# Dispatch (issue 11), call 2 of 2: with the table made by call 1 as auto's cache, both
 # suites in FP16 and BF16 with `--kernel auto --candidates`: auto beside every variant that
 # accepts each shape (cuBLAS included), same run, same buffers, back to back. csv + md reports.
 export PIPEGEMM_TUNE_CACHE=$PWD/$BUILD/h200.json
