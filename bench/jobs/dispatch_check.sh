@@ -1,10 +1,13 @@
-# Dispatch (issue 11), call 2 of 2: with the table made by call 1 as auto's cache, both
-# suites in FP16 and BF16 with `--kernel auto --candidates`: auto beside every variant that
-# accepts each shape (cuBLAS included), same run, same buffers, back to back. csv + md reports.
+# Dispatch (issue 11), call 2 of 2: with the table made by call 1 (bench/jobs/dispatch_tune.sh) as
+# auto's cache, the suites with `--kernel auto --candidates`: auto beside every variant that
+# accepts each shape (cuBLAS included, nothing pruned), same run, same buffers, back to back.
+# csv + md reports. SUITES / DTYPES pick a part (the device allows 10 minutes a call).
 export PIPEGEMM_TUNE_CACHE=$PWD/$BUILD/h200.json
+[ -n "${FUZZ:-}" ] && gt pipegemm_gpu_tests 'GpuFuzz.*:GpuTune.*'
 for s in ${SUITES:-random llm}; do
-  for t in f16 bf16; do
-    pg bench --suite bench/suites/$s.txt --dtype $t --kernel auto --candidates --reps 40 --rounds 2 --warmup 5 \
-       --max-ms-per-variant 400 --output "$OUT/${s}_${t}_auto.csv" --output "$OUT/${s}_${t}_auto.md"
+  for t in ${DTYPES:-f16 bf16}; do
+    pg bench --suite bench/suites/$s.txt --dtype $t --kernel auto --candidates --reps 20 --rounds 2 --warmup 3 \
+       --max-ms-per-variant 200 --output "$OUT/${s}_${t}_auto.csv" --output "$OUT/${s}_${t}_auto.md"
   done
 done
+cp "$PIPEGEMM_TUNE_CACHE" "$OUT/h200.json"

@@ -80,9 +80,10 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
   v.acc_type = acc;
   v.d_type = out;
   v.req.any_layout = true;
-  if (in == DType::i8) {  // cuBLAS IMMA: 4-byte aligned pointers and leading dimensions
+  if (in == DType::i8) {  // cuBLAS IMMA: 4-byte aligned pointers, leading dimensions and K
     v.req.ptr_align_bytes = 4;
     v.req.ld_multiple = 4;
+    v.req.k_multiple = 4;  // K = 191, 231, 695, 1545 with 4-byte pointers: "not supported" (fuzz, H200)
   }
   v.launch = launch;
   return v;
