@@ -81,6 +81,7 @@ struct BenchResult {
   int samples = 0;
   std::string chose;         // bench --kernel auto: the variant auto resolved to (variant is "auto")
   std::string why;           // and how it chose (cache, model, fallback)
+  bool held_out = false;     // a timed block outlasted the stream hold (timed with the host's gaps)
 };
 
 struct BenchReport {

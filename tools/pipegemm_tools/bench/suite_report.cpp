@@ -37,7 +37,8 @@ report::Document sweep_document(const BenchRuns& r) {
        {"b_layout", "", Show::data}, {"d_layout", "", Show::data}, {"variant", "variant"}, {"chose", "chose"},
        {"ms_median", "ms(med)"}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data}, {"ms_stdev", "stdev"},
        {"samples", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"}, {"pct_of_cublas", "%cuBLAS"},
-       {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}, {"why", "", Show::data}});
+       {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}, {"why", "", Show::data},
+       {"held_out", "", Show::data}});
   for (const BenchReport& b : r.runs) {
     const Problem& p = b.problem;
     for (const BenchResult& x : b.results) {
@@ -53,7 +54,7 @@ report::Document sweep_document(const BenchRuns& r) {
              Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
              Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
              Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
-             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why});
+             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why, x.held_out});
     }
   }
   report::Table& s = d.section().table(
