@@ -1,7 +1,8 @@
 # Dispatch (issue 11), call 2 of 2: with the table made by call 1 (bench/jobs/dispatch_tune.sh) as
 # auto's cache, the suites with `--kernel auto --candidates`: auto beside every variant that
 # accepts each shape (cuBLAS included, nothing pruned), same run, same buffers, back to back.
-# csv + md reports. SUITES / DTYPES pick a part (the device allows 10 minutes a call).
+# csv + md reports. SUITES / DTYPES pick a part (the device allows 10 minutes a call); FUZZ=1 runs
+# the GPU fuzz and tune tests first, FUZZ10K=1 ends with `fuzz --count 10000` for every type.
 export PIPEGEMM_TUNE_CACHE=$PWD/$BUILD/h200.json
 [ -n "${FUZZ:-}" ] && gt pipegemm_gpu_tests 'GpuFuzz.*:GpuTune.*'
 for s in ${SUITES:-random llm}; do
@@ -10,4 +11,7 @@ for s in ${SUITES:-random llm}; do
        --max-ms-per-variant 200 --output "$OUT/${s}_${t}_auto.csv" --output "$OUT/${s}_${t}_auto.md"
   done
 done
+[ -n "${FUZZ10K:-}" ] && pg fuzz --count 10000 --seed 7
 cp "$PIPEGEMM_TUNE_CACHE" "$OUT/h200.json"
+# The device returns at most 8 files: the reports travel as one archive.
+(cd "$OUT" && tar czf reports.tgz ./*_auto.csv ./*_auto.md && rm -f ./*_auto.csv ./*_auto.md)

@@ -29,6 +29,7 @@ struct CostEstimate {
   int blocks_per_sm = 0;
   int split_k = 1;         // cuBLAS only: the split the model gave it
   bool memory_bound = false;
+  double pack_bytes = 0;   // a packed variant: bytes its copies move (0: nothing to pack here)
   std::string why;         // one line: the deciding numbers
 };
 // blocks_per_sm: resident CTAs of v on one SM (0 = from its shared memory and threads alone).

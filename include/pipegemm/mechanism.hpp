@@ -55,6 +55,7 @@ struct Mechanism {
   bool warp_specialized = false; // producer and consumer warpgroups (loads and MMAs apart)
   int consumers = 0;           // MMA-issuing warpgroups of a warp-specialized kernel
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
+  bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
 };
 
 inline const char* to_string(LoadPath x) {

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "kernels/pack.hpp"
 #include "pipegemm/dispatch.hpp"
 
 namespace pipegemm {
@@ -133,10 +134,19 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   }
   e.memory_bound = e.memory_us > e.compute_us;
   e.us = kLaunchUs + std::max(e.compute_us, e.memory_us);
+  if (v.mech.packed) {  // the copies before (A, B) and after (D) the kernel, and their launches
+    const detail::PackPlan pl = detail::pack_plan(p, nullptr, nullptr, nullptr);
+    const double ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type);
+    e.pack_bytes = (pl.a ? double(p.m) * double(p.k + pl.lda) * ea : 0) +
+                   (pl.b ? double(p.n) * double(p.k + pl.ldb) * eb : 0) +
+                   (pl.d ? 2.0 * double(p.m) * double(p.n + pl.ldd) * dsize : 0);
+    if (e.pack_bytes > 0) e.us += kLaunchUs * (pl.a + pl.b + pl.d) + e.pack_bytes / (bw * kDramEff);
+  }
   char buf[200];
-  std::snprintf(buf, sizeof buf, "%.1f us: %lld tiles%s, %lld wave%s (last %.0f%%), %s", e.us, e.tiles,
+  std::snprintf(buf, sizeof buf, "%.1f us: %lld tiles%s, %lld wave%s (last %.0f%%), %s%s", e.us, e.tiles,
                 e.split_k > 1 ? (" (split-K " + std::to_string(e.split_k) + ")").c_str() : "", e.waves,
-                e.waves == 1 ? "" : "s", fmt_pct(e.last_wave_util), e.memory_bound ? "memory-bound" : "compute-bound");
+                e.waves == 1 ? "" : "s", fmt_pct(e.last_wave_util), e.memory_bound ? "memory-bound" : "compute-bound",
+                e.pack_bytes > 0 ? (", + " + std::to_string(int64_t(e.pack_bytes / 1e6)) + " MB packed").c_str() : "");
   e.why = buf;
   return e;
 }

@@ -13,6 +13,7 @@
 
 #include "kernels/k5_tensor_map.hpp"
 #include "kernels/launch_util.cuh"
+#include "kernels/pack.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/kernels/k5_ws_tma_wgmma/kernel.cuh"
 #include "registry/table.hpp"
@@ -177,19 +178,45 @@ struct K5Variant {
     v.occupancy = &occupancy;
     return v;
   }
+
+  // The packed form (kernels/pack.hpp): the same kernel behind a copy of whatever operand is not
+  // 16-byte aligned, so it takes any K, leading dimension, N and naturally aligned pointer.
+  static Status launch_packed_form(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+    return launch_packed(p, A, B, D, s, &launch);
+  }
+  static Variant make_packed(const char* name) {
+    Variant v = make(name);
+    v.mech.packed = true;
+    v.req.n_multiple = 1;
+    v.req.ptr_align_bytes = int(sizeof(typename Cfg::TA));  // natural alignment
+    v.req.ld_multiple = 1;
+    v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
+    v.req.ldd_multiple = 1;
+    v.launch = &launch_packed_form;
+    return v;
+  }
 };
 
 }  // namespace pipegemm::detail
 
 // ---- the table's k5 lines (variants.def) ---------------------------------------------------
 // PIPEGEMM_K5 launches clusters of 2 along M (B multicast) when K >= 2048; _NOCLUSTER launches
-// the same kernel without them. CMake puts both lines of one config in one translation unit.
+// the same kernel without them; _PACKED runs it behind a copy of the unaligned operands (any
+// alignment). CMake puts the lines of one config in one translation unit.
 #define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
   namespace pipegemm::detail {                                                                       \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
     using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
                                       bm, bn, bk, s, e>;                                             \
     out.push_back(K5Variant<types::t, Cfg, cluster>::make(PIPEGEMM_STR(name)));                     \
+  }                                                                                                  \
+  }
+#define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e)                                                     \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+                                      bm, bn, bk, s, e>;                                             \
+    out.push_back(K5Variant<types::t, Cfg, 2>::make_packed(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \

@@ -133,7 +133,7 @@ TEST(K5Refusal, GpusOtherThanSm90AreRefused) {
 TEST(K5Refusal, K5IsACandidateOnSm90OnlyAndNotWhereItRefuses) {
   auto has_k5 = [](const Problem& p, int sm) {
     for (const Variant* v : accepting_variants(p.normalized(), sm, nullptr, nullptr, nullptr))
-      if (v->family == "k5_ws_tma_wgmma") return true;
+      if (v->family == "k5_ws_tma_wgmma" && !v->mech.packed) return true;  // the packed form takes any
     return false;
   };
   Problem p = problem(4096, 4096, 4096, DType::bf16, DType::bf16);
@@ -164,4 +164,35 @@ TEST(K5Refusal, RefusedLaunchWritesNothing) {
   cudaMemcpy(h.data(), D, h.size(), cudaMemcpyDeviceToHost);
   for (unsigned char c : h) ASSERT_EQ(c, 0x5a);
   cudaFree(A); cudaFree(B); cudaFree(D);
+}
+
+// The packed form on what its kernel refuses: odd K (rows of 2 bytes), odd and padded leading
+// dimensions, N whose D rows end mid 16-byte unit, pointers one element off 16 bytes. D is
+// poisoned and compared whole, and the padding between its rows must still hold the poison.
+TEST(K5Packed, AnyAlignmentVerifiesWithThePaddingUntouched) {
+  REQUIRE_SM90();
+  struct Case { int64_t m, n, k, lda, ldb, ldd, offset; };
+  const Case cases[] = {{127, 129, 41, 0, 0, 0, 0},         {4095, 4097, 255, 0, 0, 0, 1},
+                        {512, 100, 4095, 4101, 4099, 107, 0}, {1, 7, 9, 0, 0, 0, 1},
+                        {300, 264, 1000, 1003, 1000, 270, 1}, {2048, 1544, 2049, 0, 0, 0, 0}};
+  for (DType t : {DType::f16, DType::bf16}) {
+    const Variant* v = find_variant(t == DType::f16 ? "k5_f16_128x256x64_s4_packed" : "k5_bf16_128x256x64_s4_packed");
+    ASSERT_NE(v, nullptr);
+    for (const Case& c : cases) {
+      Problem p = problem(c.m, c.n, c.k, t, t);
+      p.lda = c.lda ? c.lda : c.k, p.ldb = c.ldb ? c.ldb : c.k, p.ldd = c.ldd ? c.ldd : c.n;
+      std::unique_ptr<VerifySession> s;
+      Status st = VerifySession::create(p, make_random_inputs(p, 99 + uint64_t(c.m), c.offset), &s);
+      ASSERT_TRUE(st.ok()) << st.message;
+      VerifyOutcome o = s->verify(*v);
+      EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
+      EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << " offset " << c.offset << ": "
+                                 << o.result.summary();
+      const auto* d = reinterpret_cast<const uint16_t*>(s->last_output().data());
+      int64_t touched = 0;
+      for (int64_t i = 0; i + 1 < p.m; ++i)
+        for (int64_t j = p.n; j < p.ldd; ++j) touched += d[i * p.ldd + j] != 0xFFFF;
+      EXPECT_EQ(touched, 0) << v->name << " " << p.shape_string() << ": D padding written";
+    }
+  }
 }

@@ -4,9 +4,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <array>
 #include <fstream>
 
 #include "cli_runner.hpp"
+#include "kernels/pack.hpp"  // the library's own (src/): the pack plan is arithmetic, tested here
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm_tools/tune.hpp"
 
@@ -304,4 +307,64 @@ TEST(TuneCli, ArgumentsAreCheckedBeforeTheGpuAndWithoutOneItSaysSo) {
   r = run_cli("tune --shape 64x64x64 --output " + out);
   EXPECT_EQ(r.code, 3) << r.out;
   EXPECT_TRUE(has(r, "needs a CUDA GPU")) << r.out;
+}
+
+// ---- the packed form (src/kernels/pack.hpp) ----------------------------------------------------
+
+TEST(PackPlan, CopiesOnlyWhatIsNotWholeSixteenByteRowsAndPointers) {
+  using detail::pack_plan;
+  detail::PackPlan pl = pack_plan(problem(DType::f16, 64, 64, 64), nullptr, nullptr, nullptr);
+  EXPECT_FALSE(pl.any());
+  pl = pack_plan(problem(DType::f16, 100, 64, 4095), nullptr, nullptr, nullptr);  // odd K: lda = ldb = 4095
+  EXPECT_TRUE(pl.a && pl.b);
+  EXPECT_FALSE(pl.d);
+  EXPECT_EQ(pl.lda, 4096);
+  EXPECT_EQ(pl.ldb, 4096);
+  EXPECT_EQ(pl.b_off % 256, 0u);
+  EXPECT_GE(pl.b_off, size_t(100) * 4096 * 2);
+  EXPECT_GE(pl.bytes, pl.b_off + size_t(64) * 4096 * 2);
+  pl = pack_plan(problem(DType::f16, 64, 100, 64), nullptr, nullptr, nullptr);  // D rows of 200 bytes
+  EXPECT_TRUE(pl.d);
+  EXPECT_FALSE(pl.a || pl.b);
+  EXPECT_EQ(pl.ldd, 104);
+  alignas(256) static char buf[64];
+  pl = pack_plan(problem(DType::f16, 64, 64, 64), buf + 2, buf, buf);
+  EXPECT_TRUE(pl.a);
+  EXPECT_FALSE(pl.b || pl.d);
+  EXPECT_EQ(pl.lda, 64);
+  Problem padded = problem(DType::bf16, 64, 64, 64);
+  padded.ldb = 72;  // padded but whole vectors: no copy
+  EXPECT_FALSE(pack_plan(padded, nullptr, nullptr, nullptr).any());
+}
+
+TEST(PackedVariant, TakesAnyAlignmentItsKernelRefusesAndCostsItsCopies) {
+  const Variant* packed = find_variant("k5_f16_128x256x64_s4_packed");
+  const Variant* k5 = find_variant("k5_f16_128x256x64_s4");
+  ASSERT_TRUE(packed && k5);
+  EXPECT_TRUE(packed->mech.packed);
+  EXPECT_EQ(packed->symbol, k5->symbol);  // the same kernel
+  EXPECT_NE(packed->description.find("aligned workspace"), std::string::npos) << packed->description;
+  alignas(256) static char buf[64];
+  for (auto s : {std::array<int64_t, 3>{4096, 4096, 4095}, {127, 100, 33}, {1, 7, 9}}) {
+    const Problem p = problem(DType::f16, s[0], s[1], s[2]);
+    EXPECT_TRUE(check_variant(*packed, p, 90, buf + 2, buf + 6, buf + 10).ok()) << p.shape_string();
+    EXPECT_FALSE(check_variant(*k5, p, 90).ok()) << p.shape_string();
+  }
+  const Problem p = problem(DType::f16, 64, 64, 64);
+  EXPECT_FALSE(check_variant(*packed, p, 90, buf + 1, buf, buf).ok());  // not even 2-byte aligned
+  EXPECT_FALSE(check_variant(*packed, p, 80).ok());                     // sm_90a code
+  plan::ArchSpec a;
+  ASSERT_TRUE(plan::find_arch("h200", &a).ok());
+  const Problem aligned = problem(DType::f16, 4096, 4096, 4096), odd = problem(DType::f16, 4096, 4096, 4095);
+  const CostEstimate same = estimate_cost(*packed, aligned, a), plain = estimate_cost(*k5, aligned, a);
+  EXPECT_EQ(same.pack_bytes, 0);
+  EXPECT_DOUBLE_EQ(same.us, plain.us);
+  const CostEstimate copied = estimate_cost(*packed, odd, a);
+  EXPECT_GT(copied.pack_bytes, 2.0 * 4096 * 4095 * 2 * 2);  // A and B, read and written
+  EXPECT_GT(copied.us, plain.us + 20);
+  EXPECT_LT(copied.us, plain.us * 1.5);
+  // tune does not time a packed form that would copy nothing (its kernel is timed as itself).
+  std::vector<std::string> pruned;
+  tune_candidates(aligned, h200(), 3.0, &pruned);
+  EXPECT_NE(std::find(pruned.begin(), pruned.end(), packed->name), pruned.end());
 }

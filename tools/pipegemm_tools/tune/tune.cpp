@@ -34,6 +34,10 @@ std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& 
     int blocks = 0, regs = 0;
     if (v->is_peer() || !v->occupancy || !v->occupancy(&blocks, &regs).ok()) blocks = 0;
     const CostEstimate e = estimate_cost(*v, p, a, blocks);
+    if (v->mech.packed && e.pack_bytes == 0) {  // nothing to pack: its kernel is timed as itself
+      if (pruned) pruned->push_back(v->name);
+      continue;
+    }
     const double us = e.known ? e.us : 0;  // no model: never pruned
     est.emplace_back(us, v);
     if (e.known && !v->is_peer()) best = std::min(best, us);
