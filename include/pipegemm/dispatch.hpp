@@ -100,7 +100,8 @@ struct Choice {
   std::string source;  // "cache", "model", "fallback"
   std::string why;     // one line, e.g. "cache ~/.cache/pipegemm/tune.json: bucket ..., timed 4096x4096x4096: ..."
 };
-// The registered variants that accept p on this device with these pointers (any may be null).
+// auto's candidates: the registered variants with auto_candidate that accept p on this device
+// with these pointers (any may be null). tune and bench --candidates time the same list.
 std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const void* A, const void* B,
                                                const void* D, std::string* refusals = nullptr);
 // auto's choice for a validated, normalized problem; `tables` as tune_tables(). A null variant

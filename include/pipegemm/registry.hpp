@@ -61,6 +61,9 @@ struct Variant {
   std::string symbol;
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
+  // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
+  // verified on a GPU, or (issue 14) a teaching variant built to be slow.
+  bool auto_candidate = true;
   bool is_peer() const { return rung < 0; }
 };
 

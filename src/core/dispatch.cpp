@@ -144,6 +144,7 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const v
                                                const void* D, std::string* refusals) {
   std::vector<const Variant*> out;
   for (const Variant& v : variants()) {
+    if (!v.auto_candidate) continue;
     Status s = detail::accepts(v, p, sm, A, B, D);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "kernels/pack.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
@@ -10,25 +11,23 @@
 namespace pipegemm::detail {
 namespace {
 
-// rows x cols elements from src (leading dimension lds) to dst (ldd): one element per thread
-// step, consecutive threads on consecutive columns (coalesced on both sides).
+// rows x cols elements from src (leading dimension lds) to dst (ldd): blocks walk rows (y) and
+// column chunks (x), consecutive threads on consecutive columns, so both sides are coalesced and
+// no thread divides (a 64-bit division per element cost more than the copy's bytes).
 template <class E>
 __global__ void copy_rows_kernel(E* dst, int64_t ldd, const E* src, int64_t lds, int64_t rows, int64_t cols) {
-  const int64_t total = rows * cols;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total; i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t r = i / cols, c = i - r * cols;
-    dst[r * ldd + c] = src[r * lds + c];
-  }
+  for (int64_t r = blockIdx.y; r < rows; r += gridDim.y)
+    for (int64_t c = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; c < cols; c += int64_t(gridDim.x) * blockDim.x)
+      dst[r * ldd + c] = src[r * lds + c];
 }
 
 Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t rows, int64_t cols, int esize,
                  cudaStream_t s) {
-  const int64_t total = rows * cols;
-  const unsigned blocks = unsigned(std::min<int64_t>((total + 255) / 256, 132 * 16));
+  const dim3 grid(unsigned(std::min<int64_t>((cols + 255) / 256, 64)), unsigned(std::min<int64_t>(rows, 65535)));
   switch (esize) {
-    case 1: copy_rows_kernel<<<blocks, 256, 0, s>>>(static_cast<uint8_t*>(dst), ldd, static_cast<const uint8_t*>(src), lds, rows, cols); break;
-    case 2: copy_rows_kernel<<<blocks, 256, 0, s>>>(static_cast<uint16_t*>(dst), ldd, static_cast<const uint16_t*>(src), lds, rows, cols); break;
-    case 4: copy_rows_kernel<<<blocks, 256, 0, s>>>(static_cast<uint32_t*>(dst), ldd, static_cast<const uint32_t*>(src), lds, rows, cols); break;
+    case 1: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint8_t*>(dst), ldd, static_cast<const uint8_t*>(src), lds, rows, cols); break;
+    case 2: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint16_t*>(dst), ldd, static_cast<const uint16_t*>(src), lds, rows, cols); break;
+    case 4: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint32_t*>(dst), ldd, static_cast<const uint32_t*>(src), lds, rows, cols); break;
     default: return Status::error(StatusCode::invalid_argument, "pack: element size " + std::to_string(esize));
   }
   return cuda_status(cudaGetLastError(), "pack copy_rows_kernel");

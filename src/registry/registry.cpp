@@ -81,7 +81,7 @@ std::string describe(const Variant& v) {
     parts.push_back("swizzled CTA order (group " + std::to_string(m.raster_group) + ")");
   std::string s;
   for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
-  return s + "; " + tile_words(v) + "; " + types_words(v);
+  return s + "; " + tile_words(v) + "; " + types_words(v) + (v.auto_candidate ? "" : "; by name only (not auto's)");
 }
 
 const std::vector<Variant>& variants() {

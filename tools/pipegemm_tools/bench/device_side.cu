@@ -40,20 +40,22 @@ Status fill_as(void* data, size_t n, uint64_t seed) {
   return detail::cuda_status(cudaGetLastError(), "fill kernel");
 }
 
-// flag[0]: the host's "go"; flag[1]: set by the kernel when it gave up waiting.
-__global__ void spin_until_released(volatile int* flag, long long max_cycles) {
+// flag[0]: the last ticket the host released (never reset, so a spin kernel that starts late,
+// behind earlier work, still sees its own release); flag[1]: the ticket of a spin that gave up.
+__global__ void spin_until_released(volatile unsigned* flag, unsigned ticket, long long max_cycles) {
   const long long t0 = clock64();
-  while (flag[0] == 0) {
+  while (int(flag[0] - ticket) < 0) {
     if (clock64() - t0 > max_cycles) {
-      flag[1] = 1;
+      flag[1] = ticket;
       return;
     }
   }
 }
 
 struct Flag {
-  int* host = nullptr;
-  int* device = nullptr;
+  unsigned* host = nullptr;
+  unsigned* device = nullptr;
+  unsigned next_ticket = 1;
   Status status;
 };
 
@@ -61,7 +63,7 @@ Flag& flag() {
   static Flag f;
   static std::once_flag once;
   std::call_once(once, [] {
-    f.status = detail::cuda_status(cudaHostAlloc(reinterpret_cast<void**>(&f.host), 2 * sizeof(int), cudaHostAllocMapped),
+    f.status = detail::cuda_status(cudaHostAlloc(reinterpret_cast<void**>(&f.host), 2 * sizeof(unsigned), cudaHostAllocMapped),
                                    "cudaHostAlloc(stream hold flag)");
     if (f.status.ok())
       f.status = detail::cuda_status(cudaHostGetDevicePointer(reinterpret_cast<void**>(&f.device), f.host, 0),
@@ -88,10 +90,9 @@ Status fill_uniform(void* data, size_t n, DType t, uint64_t seed) {
 Status StreamHold::hold(cudaStream_t_ stream) {
   Flag& f = flag();
   if (!f.status.ok()) return f.status;
-  volatile int* h = f.host;
-  h[0] = 0;
-  h[1] = 0;
-  spin_until_released<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(f.device, kMaxCycles);
+  if (f.next_ticket == 1) f.host[0] = f.host[1] = 0;
+  ticket_ = f.next_ticket++;
+  spin_until_released<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(f.device, ticket_, kMaxCycles);
   Status s = detail::cuda_status(cudaGetLastError(), "stream hold kernel");
   holding_ = s.ok();
   return s;
@@ -99,10 +100,10 @@ Status StreamHold::hold(cudaStream_t_ stream) {
 
 bool StreamHold::release() {
   if (!holding_) return false;
-  volatile int* h = flag().host;
-  h[0] = 1;
+  volatile unsigned* h = flag().host;
+  h[0] = ticket_;
   holding_ = false;
-  return h[1] == 0;
+  return h[1] != ticket_;  // a spin can only give up before its release
 }
 
 StreamHold::~StreamHold() { release(); }

@@ -29,6 +29,7 @@ class StreamHold {
 
  private:
   bool holding_ = false;
+  unsigned ticket_ = 0;
 };
 
 }  // namespace pipegemm::bench_detail
