@@ -33,6 +33,9 @@ struct CostEstimate {
   std::string why;         // one line: the deciding numbers
 };
 // blocks_per_sm: resident CTAs of v on one SM (0 = from its shared memory and threads alone).
+// resident_blocks(v): CUDA's occupancy of v on this device, asked once per variant (0: unknown,
+// e.g. no GPU or a peer).
+int resident_blocks(const Variant& v);
 CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchSpec& a, int blocks_per_sm = 0);
 
 // ---- the tune cache ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // auto (pipegemm/dispatch.hpp, docs/dispatch.md): cache, then the cost model, then the rungs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,8 +40,9 @@ std::string fmt_us(double us) {
   return b;
 }
 
-// Resident CTAs per SM as CUDA computes them, asked once per variant (0 when it cannot say).
-int cuda_blocks_per_sm(const Variant& v) {
+}  // namespace
+
+int resident_blocks(const Variant& v) {
   static std::mutex mu;
   static std::map<const Variant*, int> known;
   std::lock_guard<std::mutex> lock(mu);
@@ -51,6 +53,8 @@ int cuda_blocks_per_sm(const Variant& v) {
   cudaGetLastError();
   return known[&v] = blocks;
 }
+
+namespace {
 
 std::mutex tables_mu;
 std::shared_ptr<const TuneTables> tables_now;
@@ -187,27 +191,21 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
   // 2. model
   plan::ArchSpec arch;
   if (dev.present && plan::arch_from_device(dev, &arch).ok()) {
-    const Variant* best = nullptr;
-    CostEstimate best_e, second_e;
-    const Variant* second = nullptr;
+    // Ranked by predicted time, a peer's taken 1% longer: within 1% the model cannot tell a peer
+    // from our kernel, and prefers ours (a tune can tell).
+    struct Ranked { const Variant* v; CostEstimate e; double score; };
+    std::vector<Ranked> ranked;
     for (const Variant* v : cands) {
-      const CostEstimate e = estimate_cost(*v, p, arch, v->is_peer() ? 0 : cuda_blocks_per_sm(*v));
-      if (!e.known) continue;
-      // Within 1% of a peer, our kernel: the model cannot tell them apart, a tune can.
-      const bool better = !best || e.us < best_e.us * 0.99 ||
-                          (e.us < best_e.us * 1.01 && (best->is_peer() && !v->is_peer() ? true : e.us < best_e.us));
-      if (better) {
-        second = best, second_e = best_e;
-        best = v, best_e = e;
-      } else if (!second || e.us < second_e.us) {
-        second = v, second_e = e;
-      }
+      CostEstimate e = estimate_cost(*v, p, arch, resident_blocks(*v));
+      if (e.known) ranked.push_back({v, e, e.us * (v->is_peer() ? 1.01 : 1.0)});
     }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked& x, const Ranked& y) { return x.score < y.score; });
+    const Variant* best = ranked.empty() ? nullptr : ranked[0].v;
     if (best) {
       c.variant = best;
       c.source = "model";
-      c.why = "model (no tune entry for bucket " + key.bucket + stale + "): " + best->name + " " + best_e.why;
-      if (second) c.why += "; next " + second->name + " " + fmt_us(second_e.us);
+      c.why = "model (no tune entry for bucket " + key.bucket + stale + "): " + best->name + " " + ranked[0].e.why;
+      if (ranked.size() > 1) c.why += "; next " + ranked[1].v->name + " " + fmt_us(ranked[1].e.us);
       c.why += warn;
       return c;
     }

@@ -23,8 +23,8 @@ void add_tune(CLI::App& app, int* rc) {
                   "the cache file (default $PIPEGEMM_TUNE_CACHE, else ~/.cache/pipegemm/tune.json); entries are "
                   "added to what it holds");
   cmd->add_flag("--force", o->force, "re-time shape buckets already in the file");
-  cmd->add_option("--prune", o->prune, "do not time candidates the cost model puts above this multiple of its "
-                                       "fastest (0: time all; cuBLAS is always timed)")
+  cmd->add_option("--prune", o->prune, "do not time candidates the cost model puts above this multiple of our fastest "
+                                       "kernel (0: time all; cuBLAS is always timed; nothing is pruned under 30 us)")
       ->capture_default_str();
   cmd->add_option("--reps", o->run.reps, "timed launches per candidate")->capture_default_str();
   cmd->add_option("--warmup", o->run.warmup, "warm-up launches per candidate")->capture_default_str();

@@ -19,7 +19,7 @@ struct TuneRequest {
   std::string suite;       // or a suite file
   std::string output;      // "" = tune_cache_path()
   bool force = false;      // re-time keys already in the file
-  double prune = 3.0;      // skip candidates the model puts above prune x its fastest (0: time all)
+  double prune = 3.0;      // skip candidates the model puts above prune x our fastest (0: time all)
   BenchOptions run;
   // Before each shape: index (1-based), count, the shape, seconds so far.
   std::function<void(int i, int n, const std::string& shape, double seconds)> progress;
@@ -46,8 +46,9 @@ struct TuneReport {
   double seconds = 0;
 };
 
-// Candidates for p on dev: those that accept it, cheapest first by the model, minus (prune > 0)
-// those predicted above prune x the cheapest; cuBLAS is never pruned. `pruned` gets the rest.
+// Candidates for p on dev: auto's (accepting_variants), cheapest first by the model, minus
+// (prune > 0) those predicted above prune x our cheapest kernel, unless that is launch-bound, and
+// a packed form with nothing to copy; cuBLAS is never pruned. `pruned` gets the names left out.
 std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
                                             std::vector<std::string>* pruned);
 

@@ -107,7 +107,8 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     res[i].variant = vs[i]->name;
     res[i].status = GemmCall::make(with_acc(p, *vs[i]), *vs[i], bufs[0].A, bufs[0].B, bufs[0].D, &calls[i]);
   }
-  const int per_round = std::max(1, opt.reps / std::max(1, opt.rounds));
+  const int rounds = std::max(1, opt.rounds);
+  const int per_round = std::max(1, opt.reps / rounds);
   std::vector<int> reps_of(vs.size(), per_round);
   std::vector<cudaEvent_t> ev(size_t(2 * per_round));
   for (auto& e : ev) cudaEventCreate(&e);
@@ -118,20 +119,18 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   for (size_t i = 0; i < vs.size(); ++i)
     if (res[i].status.ok()) res[i].status = calls[i].launch(bufs[0].A, bufs[0].B, bufs[0].D, nullptr);
   cudaDeviceSynchronize();
-  for (size_t i = 0; i < vs.size(); ++i) {
-    if (!res[i].status.ok()) continue;
-    const auto t0 = std::chrono::steady_clock::now();
-    while (res[i].status.ok() &&
-           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < 20) {
-      for (int w = 0; w < 4 && res[i].status.ok(); ++w) {
-        BufferSet& b = bufs[size_t(set_idx++ % sets)];
-        res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
-      }
-      cudaDeviceSynchronize();
+  const auto ms_since = [](std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  size_t first = 0;
+  while (first < vs.size() && !res[first].status.ok()) ++first;
+  for (const auto t0 = std::chrono::steady_clock::now(); first < vs.size() && res[first].status.ok() && ms_since(t0) < 20;) {
+    for (int w = 0; w < 4 && res[first].status.ok(); ++w) {
+      BufferSet& b = bufs[size_t(set_idx++ % sets)];
+      res[first].status = calls[first].launch(b.A, b.B, b.D, nullptr);
     }
-    break;
+    cudaDeviceSynchronize();
   }
-  const int rounds = std::max(1, opt.rounds);
   for (int round = 0; round < rounds; ++round) {
     for (size_t j = 0; j < vs.size(); ++j) {
       const size_t i = (j + size_t(round)) % vs.size();  // each round starts one variant later
@@ -149,8 +148,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       }
       if (round == 0 && warm > 0 && opt.max_ms_per_variant > 0 && res[i].status.ok()) {  // a slow variant: fewer launches
         cudaDeviceSynchronize();
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / warm;
-        const double fit = opt.max_ms_per_variant / (ms * std::max(1, opt.rounds));
+        const double fit = opt.max_ms_per_variant / (ms_since(t0) / warm * rounds);
         reps_of[i] = std::max(std::min(5, per_round), std::min(per_round, int(fit)));
       }
       bench_detail::StreamHold hold;  // the block runs back to back, without the host's gaps

@@ -31,9 +31,7 @@ std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& 
   std::vector<std::pair<double, const Variant*>> est;
   double best = std::numeric_limits<double>::infinity();
   for (const Variant* v : cands) {
-    int blocks = 0, regs = 0;
-    if (v->is_peer() || !v->occupancy || !v->occupancy(&blocks, &regs).ok()) blocks = 0;
-    const CostEstimate e = estimate_cost(*v, p, a, blocks);
+    const CostEstimate e = estimate_cost(*v, p, a, resident_blocks(*v));
     if (v->mech.packed && e.pack_bytes == 0) {  // nothing to pack: its kernel is timed as itself
       if (pruned) pruned->push_back(v->name);
       continue;
