@@ -139,6 +139,8 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   const std::string csv = report::render_csv(d);
   EXPECT_NE(csv.find("# results"), std::string::npos) << csv;
   EXPECT_NE(csv.find("# summary"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("# environment.gpu: H200\r\n"), std::string::npos) << csv;  // the file says where and when
+  EXPECT_NE(csv.find("# environment.date: 2026-12-01T00:00:00Z\r\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("shape,m,n,k,a_type,b_type,acc_type,d_type,a_layout,b_layout,d_layout,variant,chose,"
                      "ms_median,ms_min,ms_max,ms_stdev,samples,tflops,gbps,pct_of_cublas,peer,ok,message"),
             std::string::npos)

@@ -74,4 +74,33 @@ Status select_variants(const Selection& s, const Types& t, std::vector<const Var
   return {};
 }
 
+// The problem of request r with types t, before any variant ("auto" resolves on the device).
+Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p) {
+  Variant v;  // only its types are read
+  v.a_type = v.b_type = t.in;
+  v.acc_type = t.acc;
+  v.d_type = t.out;
+  return problem_for(r, v, p);
+}
+
+Status request_shapes(const ProblemRequest& r, const std::string& suite, std::vector<ShapeRequest>* out) {
+  out->clear();
+  std::vector<SuiteShape> shapes(1);  // a plain --shape: problem_for parses it (and says what is wrong)
+  const bool sweep = !suite.empty() || is_shape_range(r.shape);
+  Status s = !suite.empty() ? load_suite(suite, &shapes) : sweep ? expand_shape_ranges(r.shape, &shapes) : Status{};
+  if (!s.ok()) return s;
+  for (const SuiteShape& sh : shapes) {
+    ShapeRequest x;
+    x.problem = r;
+    if (sweep) x.problem.shape = sh.shape();
+    if (!sh.dtype.empty()) x.problem.types.in = sh.dtype;
+    x.where = sh.line ? suite + ":" + std::to_string(sh.line) + ": " : "";
+    Problem p;
+    if (!(s = parse_types(x.problem.types, &x.types)).ok() || !(s = typed_problem(x.problem, x.types, &p)).ok())
+      return bad(x.where + s.message);
+    out->push_back(std::move(x));
+  }
+  return {};
+}
+
 }  // namespace pipegemm

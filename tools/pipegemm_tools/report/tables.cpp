@@ -54,10 +54,18 @@ std::string render_csv(const Document& d) {
   for (const Section& s : d.sections)
     for (const Table& t : s.tables)
       if (!t.key.empty() && t.show != Show::text) ts.push_back(&t);
+  // The document's own data first, as comment lines (`# environment.gpu: NVIDIA H200`): a results
+  // file says its GPU, software, date and options by itself.
   std::string out;
+  for (const Section& s : d.sections)
+    for (const Field& f : s.fields)
+      if (!f.key.empty() && f.cell.value.kind() != Value::Kind::absent)
+        out += "# " + f.key + ": " + (f.cell.value.kind() == Value::Kind::text ? f.cell.value.as_text()
+                                                                             : to_json(f.cell.value).dump()) + "\r\n";
+  const bool head = !out.empty();
   for (const Table* t : ts) {
     if (!out.empty()) out += "\r\n";
-    if (ts.size() > 1) out += "# " + t->key + "\r\n";
+    if (ts.size() > 1 || head) out += "# " + t->key + "\r\n";
     out += render_csv(*t);
   }
   return out;
