@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -74,13 +75,14 @@ class TuneTable {
   static Status load(const std::string& path, TuneTable* out);  // a missing file: an empty table
   std::string to_json() const;
   Status save(const std::string& path) const;  // written beside, then renamed over: never half a file
-  const TuneEntry* find(const TuneKey& k) const;
+  const TuneEntry* find(const TuneKey& k) const;  // a hash lookup: auto asks on every call
   void put(TuneEntry e);  // replaces the entry of the same key
   const std::vector<TuneEntry>& entries() const { return entries_; }
   std::string source;     // the file it came from, or "shipped:<name>"
 
  private:
-  std::vector<TuneEntry> entries_;
+  std::vector<TuneEntry> entries_;                   // in file order
+  std::unordered_map<std::string, size_t> index_;    // joined key -> entries_ index
 };
 
 // The user's cache: $PIPEGEMM_TUNE_CACHE, else $XDG_CACHE_HOME/pipegemm/tune.json, else

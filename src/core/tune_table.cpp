@@ -89,18 +89,23 @@ Status TuneTable::save(const std::string& path) const {
   return Status::success();
 }
 
+namespace {
+std::string joined(const TuneKey& k) { return k.gpu + '\n' + k.types + '\n' + k.layouts + '\n' + k.bucket; }
+}  // namespace
+
 const TuneEntry* TuneTable::find(const TuneKey& k) const {
-  for (const TuneEntry& e : entries_)
-    if (e.key == k) return &e;
-  return nullptr;
+  auto it = index_.find(joined(k));
+  return it == index_.end() ? nullptr : &entries_[it->second];
 }
 
 void TuneTable::put(TuneEntry e) {
-  for (TuneEntry& x : entries_)
-    if (x.key == e.key) {
-      x = std::move(e);
-      return;
-    }
+  const std::string key = joined(e.key);
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    entries_[it->second] = std::move(e);
+    return;
+  }
+  index_.emplace(key, entries_.size());
   entries_.push_back(std::move(e));
 }
 
