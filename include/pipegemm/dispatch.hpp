@@ -114,5 +114,9 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const v
 // key) and its limits (the model; dev.present false: the model has no GPU to model).
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const void* B, const void* D,
                    const TuneTables& tables);
+// What gemm(..., "auto") calls: choose_auto on this device and tune_tables(), remembered per
+// problem (shape, strides, types, layouts, each pointer's alignment) for the process, so a repeated
+// call does not re-check ~60 variants and re-run the model. reload_tune_tables() forgets.
+Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D);
 
 }  // namespace pipegemm

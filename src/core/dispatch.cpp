@@ -136,10 +136,19 @@ std::shared_ptr<const TuneTables> tune_tables() {
   return tables_now;
 }
 
+namespace {
+std::mutex memo_mu;
+std::map<std::string, Choice> memo;  // auto_choice's, per problem key
+}  // namespace
+
 void reload_tune_tables() {
   auto t = read_tables();
-  std::lock_guard<std::mutex> lock(tables_mu);
-  tables_now = std::move(t);
+  {
+    std::lock_guard<std::mutex> lock(tables_mu);
+    tables_now = std::move(t);
+  }
+  std::lock_guard<std::mutex> lock(memo_mu);
+  memo.clear();
 }
 
 // ---- the choice ------------------------------------------------------------------------------
@@ -219,6 +228,23 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
   c.source = "fallback";
   c.why = "fallback (no tune entry, no cost model for " + (dev.name.empty() ? std::string("this GPU") : dev.name) +
           " sm_" + std::to_string(dev.sm) + "): the highest rung that accepts" + warn;
+  return c;
+}
+
+Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D) {
+  auto align = [](const void* ptr) { return std::to_string(pow2_divisor(uint64_t(reinterpret_cast<uintptr_t>(ptr)), 256)); };
+  const std::string key = std::to_string(p.m) + "," + std::to_string(p.n) + "," + std::to_string(p.k) + "," +
+                          std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
+                          std::to_string(int(p.a_type)) + std::to_string(int(p.b_type)) + std::to_string(int(p.acc_type)) +
+                          std::to_string(int(p.d_type)) + std::to_string(int(p.a_layout)) + std::to_string(int(p.b_layout)) +
+                          std::to_string(int(p.d_layout)) + "," + align(A) + "," + align(B) + "," + align(D);
+  {
+    std::lock_guard<std::mutex> lock(memo_mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  Choice c = choose_auto(p, device_info(), A, B, D, *tune_tables());
+  std::lock_guard<std::mutex> lock(memo_mu);
+  if (c.variant && memo.size() < 4096) memo.emplace(key, c);  // a bounded memo: refusals are not kept
   return c;
 }
 

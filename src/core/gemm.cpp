@@ -34,7 +34,7 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const void* A
   if (!s.ok()) return s;
   GemmCall c;
   if (variant.empty() || variant == "auto") {
-    const Choice ch = choose_auto(p, device_info(), A, B, D, *tune_tables());
+    const Choice ch = auto_choice(p, A, B, D);
     if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
     c.v_ = ch.variant;
     c.why_ = "auto, " + ch.why;

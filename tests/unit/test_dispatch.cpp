@@ -368,3 +368,21 @@ TEST(PackedVariant, TakesAnyAlignmentItsKernelRefusesAndCostsItsCopies) {
   EXPECT_NE(packed->description.find("by name only"), std::string::npos) << packed->description;
   for (const Variant* c : accepting_variants(odd, 90, nullptr, nullptr, nullptr)) EXPECT_NE(c, packed);
 }
+
+TEST(AutoChoice, RememberedPerProblemAndPointerAlignmentAsChooseAutoWouldChoose) {
+  alignas(256) static char buf[64];
+  const Problem p = problem(DType::f16, 1000, 1000, 1000);
+  const Choice direct = choose_auto(p, device_info(), buf, buf, buf, *tune_tables());
+  const Choice first = auto_choice(p, buf, buf, buf), again = auto_choice(p, buf, buf, buf);
+  ASSERT_NE(first.variant, nullptr) << first.why;
+  EXPECT_EQ(first.variant, direct.variant);
+  EXPECT_EQ(first.why, direct.why);
+  EXPECT_EQ(again.variant, first.variant);
+  // Another pointer alignment is another problem (k4 and k5 need 16 bytes).
+  const Choice off = auto_choice(p, buf + 2, buf, buf);
+  ASSERT_NE(off.variant, nullptr);
+  EXPECT_TRUE(check_variant(*off.variant, p, device_info().sm, buf + 2, buf, buf).ok()) << off.variant->name;
+  EXPECT_EQ(off.variant, choose_auto(p, device_info(), buf + 2, buf, buf, *tune_tables()).variant);
+  reload_tune_tables();  // forgets; the same problem chooses the same again
+  EXPECT_EQ(auto_choice(p, buf, buf, buf).variant, first.variant);
+}
