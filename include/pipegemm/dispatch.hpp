@@ -51,9 +51,6 @@ struct TuneKey {
   std::string types;    // "a,b,acc,d": "f16,f16,f32,f16"
   std::string layouts;  // A, B, D: "row,row,row" (the TN GEMM)
   std::string bucket;   // shape_bucket()
-  bool operator==(const TuneKey& o) const {
-    return gpu == o.gpu && types == o.types && layouts == o.layouts && bucket == o.bucket;
-  }
 };
 TuneKey tune_key(const Problem& p, const std::string& gpu, const void* A, const void* B, const void* D);
 

@@ -232,7 +232,7 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
 }
 
 Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D) {
-  auto align = [](const void* ptr) { return std::to_string(pow2_divisor(uint64_t(reinterpret_cast<uintptr_t>(ptr)), 256)); };
+  auto align = [](const void* ptr) { return std::to_string(detail::address_alignment(ptr)); };
   const std::string key = std::to_string(p.m) + "," + std::to_string(p.n) + "," + std::to_string(p.k) + "," +
                           std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
                           std::to_string(int(p.a_type)) + std::to_string(int(p.b_type)) + std::to_string(int(p.acc_type)) +

@@ -2,11 +2,20 @@
 // normalized, so a problem is validated once however many variants look at it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "pipegemm/registry.hpp"
 
 namespace pipegemm::detail {
+// The largest power of two (<= 256) dividing the address: what a kernel or cuBLASLt may assume.
+inline uint32_t address_alignment(const void* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uint32_t al = 256;
+  while (al > 1 && a % al) al /= 2;
+  return al;
+}
+
 // check_variant without re-validating the problem.
 Status accepts(const Variant& v, const Problem& p, int sm, const void* A, const void* B, const void* D);
 // choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).

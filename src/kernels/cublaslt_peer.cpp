@@ -22,6 +22,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/dispatch.hpp"
 #include "kernels/cublas_types.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/registry.hpp"
@@ -36,14 +37,6 @@ constexpr int kCandidates = 8;
 Status lt_status(cublasStatus_t st, const char* what) {
   if (st == CUBLAS_STATUS_SUCCESS) return Status::success();
   return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cublasGetStatusString(st));
-}
-
-// The largest power of two (<= 256) that divides the address: what the heuristic may assume.
-uint32_t alignment_of(const void* p) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  uint32_t al = 256;
-  while (al > 1 && a % al) al /= 2;
-  return al;
 }
 
 // One device's handle and workspace (created on first use on that device).
@@ -110,7 +103,7 @@ Status describe_problem(const Problem& p, const void* A, const void* B, const vo
   if (!(st = lt_status(cublasLtMatmulPreferenceCreate(&s->pref), "cublasLtMatmulPreferenceCreate")).ok()) return st;
   const uint64_t ws = kWorkspaceBytes;
   const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;  // (and none)
-  const uint32_t al_a = alignment_of(x.ptr), al_b = alignment_of(y.ptr), al_d = alignment_of(D);
+  const uint32_t al_a = address_alignment(x.ptr), al_b = address_alignment(y.ptr), al_d = address_alignment(D);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions, sizeof reductions);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al_a, sizeof al_a);
@@ -142,7 +135,7 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   if (!(st = describe_problem(p, A, B, D, &d, &x, &y)).ok()) return st;
   const Scalars sc;
   const Key key{dev, p.m, p.n, p.k, p.lda, p.ldb, p.ldd, int(p.a_type), int(p.b_type), int(p.d_type), int(p.acc_type),
-                int(p.a_layout), int(p.b_layout), int(p.d_layout), alignment_of(A), alignment_of(B), alignment_of(D)};
+                int(p.a_layout), int(p.b_layout), int(p.d_layout), address_alignment(A), address_alignment(B), address_alignment(D)};
   auto run = [&](const cublasLtMatmulAlgo_t* algo) {
     return cublasLtMatmul(ds.handle, d.op, sc.one(p.acc_type), x, d.a, y, d.b, sc.zero(p.acc_type), D, d.d, D, d.d,
                           algo, ds.workspace, kWorkspaceBytes, s);

@@ -47,13 +47,14 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
   bool auto_first = false;
   std::string auto_why;
   if (want_auto) {
-    const Choice ch = choose_auto(p.normalized(), device_info(), nullptr, nullptr, nullptr, *tune_tables());
+    const Problem np = p.normalized();
+    const Choice ch = choose_auto(np, device_info(), nullptr, nullptr, nullptr, *tune_tables());
     if (const Variant* c = ch.variant) {
       std::vector<const Variant*> head{c};
       // --candidates: every variant auto chose among (each also by name, so auto's own pick is
       // timed twice: as "auto" and as itself); else its cuBLAS peers.
       const std::vector<const Variant*> more =
-          r.candidates ? accepting_variants(p.normalized(), device_info().sm, nullptr, nullptr, nullptr)
+          r.candidates ? accepting_variants(np, device_info().sm, nullptr, nullptr, nullptr)
           : peers      ? peers_for(*c)
                        : std::vector<const Variant*>{};
       for (const Variant* q : more)

@@ -70,17 +70,13 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   if (!want_auto && !(s = select_variants(sel, types, &vs)).ok()) return s;
   // The shape before the GPU, so bad input is refused everywhere alike.
   Problem p;
-  Variant probe;  // the asked types; sizes and strides are what is checked here
-  probe.a_type = probe.b_type = types.in;
-  probe.acc_type = types.acc;
-  probe.d_type = types.out;
   if (!(s = problem_for(pr, Variant{}, &p)).ok()) return s;
   const DeviceInfo& dev = device_info();
   if (!dev.present)
     return Status::error(StatusCode::no_device, "pipegemm verify needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
   if (dev.sm < 80) return bad("device " + dev.name + " is sm_" + std::to_string(dev.sm) + "; pipegemm needs sm_80+");
   if (want_auto) {
-    if (!(s = problem_for(pr, probe, &p)).ok()) return s;
+    if (!(s = typed_problem(pr, types, &p)).ok()) return s;
     // The pointers the session will use: cudaMalloc's 256-byte alignment plus --offset elements
     // (only their alignment is read).
     auto at = [&](DType t) { return reinterpret_cast<const void*>(uintptr_t(256 + pr.offset * dtype_bytes(t))); };
