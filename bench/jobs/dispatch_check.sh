@@ -2,16 +2,29 @@
 # auto's cache, the suites with `--kernel auto --candidates`: auto beside every variant that
 # accepts each shape (cuBLAS included, nothing pruned), same run, same buffers, back to back.
 # csv + md reports. SUITES / DTYPES pick a part (the device allows 10 minutes a call); FUZZ=1 runs
-# the GPU fuzz and tune tests first, FUZZ10K=1 ends with `fuzz --count 10000` for every type.
-export PIPEGEMM_TUNE_CACHE=$PWD/$BUILD/h200.json
+# the GPU fuzz and tune tests first, FUZZ10K=1 ends with `fuzz --count 10000` for every type
+# (FUZZ_DTYPES: some of them). TABLE: the table call 1 wrote (default $BUILD/h200.json).
+export PIPEGEMM_TUNE_CACHE=${TABLE:-$PWD/$BUILD/h200.json}
 [ -n "${FUZZ:-}" ] && gt pipegemm_gpu_tests 'GpuFuzz.*:GpuTune.*'
-for s in ${SUITES:-random llm}; do
+for s in ${SUITES-random llm}; do
   for t in ${DTYPES:-f16 bf16}; do
     pg bench --suite bench/suites/$s.txt --dtype $t --kernel auto --candidates --reps 20 --rounds 2 --warmup 3 \
        --max-ms-per-variant 200 --output "$OUT/${s}_${t}_auto.csv" --output "$OUT/${s}_${t}_auto.md"
   done
 done
-[ -n "${FUZZ10K:-}" ] && pg fuzz --count 10000 --seed 7
+if [ -n "${FUZZ10K:-}" ]; then  # the types at once: the host's comparison, not the GPU, takes the time
+  for t in ${FUZZ_DTYPES:-f16 bf16 i8 f32}; do
+    ("$PG" fuzz --count 10000 --seed 7 --dtype $t > "$OUT/fuzz_$t.log" 2>&1; echo "# exit $?" >> "$OUT/fuzz_$t.log") &
+  done
+  wait
+  for t in ${FUZZ_DTYPES:-f16 bf16 i8 f32}; do
+    { echo; echo "\$ pipegemm fuzz --count 10000 --seed 7 --dtype $t   # (${FUZZ_DTYPES:-f16 bf16 i8 f32} ran at once)"
+      cat "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
+    rm -f "$OUT/fuzz_$t.log"
+  done
+fi
 cp "$PIPEGEMM_TUNE_CACHE" "$OUT/h200.json"
 # The device returns at most 8 files: the reports travel as one archive.
-(cd "$OUT" && tar czf reports.tgz ./*_auto.csv ./*_auto.md && rm -f ./*_auto.csv ./*_auto.md)
+if ls "$OUT"/*_auto.csv > /dev/null 2>&1; then
+  (cd "$OUT" && tar czf reports.tgz ./*_auto.csv ./*_auto.md && rm -f ./*_auto.csv ./*_auto.md)
+fi

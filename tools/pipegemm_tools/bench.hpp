@@ -68,17 +68,21 @@ struct BenchOptions {
   // > 0: fewer timed launches (never under 5 per round) for a variant whose warm-up says its
   // block would take longer than this -- a k0 on 16384^3 -- so a sweep over every candidate ends.
   double max_ms_per_variant = 0;
+  // A launch shorter than this (measured in the first warm-up) is timed in groups of launches
+  // that last about this long, each sample the group's mean: events resolve ~0.5 us.
+  double sample_us = 50;
 };
 
 struct BenchResult {
   std::string variant;
   Status status;
   double ms_median = 0, ms_min = 0, ms_max = 0;
-  double ms_stdev = 0;       // sample standard deviation (n - 1) of the timed launches
+  double ms_stdev = 0;       // sample standard deviation (n - 1) of the samples
   double tflops = 0, gbps = 0;
   double pct_of_peer = 0;    // vs the best cuBLAS entry with the same types in the same run
   std::string peer;
   int samples = 0;
+  int launches_per_sample = 1;  // > 1: each sample is the mean of a group of back-to-back launches
   std::string chose;         // bench --kernel auto: the variant auto resolved to (variant is "auto")
   std::string why;           // and how it chose (cache, model, fallback)
   bool held_out = false;     // a timed block outlasted the stream hold (timed with the host's gaps)

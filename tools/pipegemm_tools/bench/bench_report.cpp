@@ -206,8 +206,8 @@ report::Document document(const BenchRuns& r) {
          {"gbps", "GB/s", bench_all}, {"", "%copyBW", bench_text}, {"", "vs k1", ladder_text}, {"", "%cuBLAS", Show::text},
          {"peer", "peer (same types)", bench_all}, {"", "mechanism", ladder_text}, {"ok", "", Show::data},
          {"message", "", Show::data}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data},
-         {"samples", "", Show::data}, {"pct_of_cublas", "", Show::data}, {"ms_stdev", "", Show::data},
-         {"chose", "", Show::data}, {"why", "", Show::data}, {"held_out", "", Show::data}});
+         {"samples", "", Show::data}, {"launches_per_sample", "", Show::data}, {"pct_of_cublas", "", Show::data},
+         {"ms_stdev", "", Show::data}, {"chose", "", Show::data}, {"why", "", Show::data}, {"held_out", "", Show::data}});
     const BenchResult* base = nullptr;  // k1: the load -> sync -> compute -> sync baseline of 004
     for (auto& x : b.results)
       if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
@@ -224,7 +224,7 @@ report::Document document(const BenchRuns& r) {
              report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
              report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
              report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
-             x.pct_of_peer, x.ms_stdev, x.chose, x.why, x.held_out});
+             x.launches_per_sample, x.pct_of_peer, x.ms_stdev, x.chose, x.why, x.held_out});
       if (!x.why.empty()) t.notes.push_back("auto -> " + x.chose + ", " + x.why);
     }
   }

@@ -1,6 +1,7 @@
-// Timing: CUDA events around each launch, warm-up first, median of many, buffer sets rotated
-// over >= 2x L2 so no launch reads operands another left in cache, variants interleaved in
-// rounds so clock drift hits all of them alike.
+// Timing: CUDA events around each launch (or each group of launches, for launches under
+// sample_us), warm-up first, median of many, buffer sets rotated over >= 2x L2 so no launch
+// reads operands another left in cache, variants interleaved in rounds so clock drift hits all
+// of them alike, each timed block queued behind a stream hold so it runs without host gaps.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -55,6 +56,10 @@ Problem with_acc(Problem p, const Variant& v) {
   p.acc_type = v.acc_type;
   return p;
 }
+
+// Launches queued behind one stream hold: far below the device's queue of pending launches
+// (about a thousand), past which the host would block on a stream that waits for the host.
+constexpr int kMaxHeldLaunches = 256;
 
 }  // namespace
 
@@ -146,17 +151,27 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
         res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
       }
-      if (round == 0 && warm > 0 && opt.max_ms_per_variant > 0 && res[i].status.ok()) {  // a slow variant: fewer launches
+      if (round == 0 && warm > 0 && res[i].status.ok()) {
         cudaDeviceSynchronize();
-        const double fit = opt.max_ms_per_variant / (ms_since(t0) / warm * rounds);
-        reps_of[i] = std::max(std::min(5, per_round), std::min(per_round, int(fit)));
+        const double ms_per_launch = ms_since(t0) / warm;  // an upper bound: the host's gaps are in it
+        if (opt.max_ms_per_variant > 0) {  // a slow variant: fewer launches
+          const double fit = opt.max_ms_per_variant / (ms_per_launch * rounds);
+          reps_of[i] = std::max(std::min(5, per_round), std::min(per_round, int(fit)));
+        }
+        // A launch shorter than sample_us is timed in a group: events resolve ~0.5 us, so one
+        // 3 us launch alone would be measured to +-15%. The group stays under kMaxHeldLaunches.
+        const int fit_group = int(std::ceil(opt.sample_us * 1e-3 / std::max(ms_per_launch, 1e-6)));
+        res[i].launches_per_sample = std::clamp(fit_group, 1, std::max(1, kMaxHeldLaunches / reps_of[i]));
       }
+      const int group = res[i].launches_per_sample;
       bench_detail::StreamHold hold;  // the block runs back to back, without the host's gaps
       const bool held = hold.hold(nullptr).ok();
       for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
-        BufferSet& b = bufs[size_t(set_idx++ % sets)];
         cudaEventRecord(ev[size_t(2 * r)]);
-        res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+        for (int g = 0; g < group && res[i].status.ok(); ++g) {
+          BufferSet& b = bufs[size_t(set_idx++ % sets)];
+          res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+        }
         cudaEventRecord(ev[size_t(2 * r + 1)]);
       }
       if (held && !hold.release()) res[i].held_out = true;
@@ -165,7 +180,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
         float ms = 0;
         cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
-        samples[i].push_back(ms);
+        samples[i].push_back(ms / float(group));
       }
     }
   }
