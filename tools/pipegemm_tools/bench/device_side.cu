@@ -1,11 +1,10 @@
-// device_side.hpp: the fill kernel, the spin kernel and its host-mapped flag.
+// device_side.hpp: the fill kernel.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -40,40 +39,6 @@ Status fill_as(void* data, size_t n, uint64_t seed) {
   return detail::cuda_status(cudaGetLastError(), "fill kernel");
 }
 
-// flag[0]: the last ticket the host released (never reset, so a spin kernel that starts late,
-// behind earlier work, still sees its own release); flag[1]: the ticket of a spin that gave up.
-__global__ void spin_until_released(volatile unsigned* flag, unsigned ticket, long long max_cycles) {
-  const long long t0 = clock64();
-  while (int(flag[0] - ticket) < 0) {
-    if (clock64() - t0 > max_cycles) {
-      flag[1] = ticket;
-      return;
-    }
-  }
-}
-
-struct Flag {
-  unsigned* host = nullptr;
-  unsigned* device = nullptr;
-  unsigned next_ticket = 1;
-  Status status;
-};
-
-Flag& flag() {
-  static Flag f;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    f.status = detail::cuda_status(cudaHostAlloc(reinterpret_cast<void**>(&f.host), 2 * sizeof(unsigned), cudaHostAllocMapped),
-                                   "cudaHostAlloc(stream hold flag)");
-    if (f.status.ok())
-      f.status = detail::cuda_status(cudaHostGetDevicePointer(reinterpret_cast<void**>(&f.device), f.host, 0),
-                                     "cudaHostGetDevicePointer(stream hold flag)");
-  });
-  return f;
-}
-
-constexpr long long kMaxCycles = 400'000'000;  // ~200 ms at 2 GHz
-
 }  // namespace
 
 Status fill_uniform(void* data, size_t n, DType t, uint64_t seed) {
@@ -87,25 +52,5 @@ Status fill_uniform(void* data, size_t n, DType t, uint64_t seed) {
   return Status::error(StatusCode::invalid_argument, std::string("no fill for ") + to_string(t) + " operands");
 }
 
-Status StreamHold::hold(cudaStream_t_ stream) {
-  Flag& f = flag();
-  if (!f.status.ok()) return f.status;
-  if (f.next_ticket == 1) f.host[0] = f.host[1] = 0;
-  ticket_ = f.next_ticket++;
-  spin_until_released<<<1, 1, 0, reinterpret_cast<cudaStream_t>(stream)>>>(f.device, ticket_, kMaxCycles);
-  Status s = detail::cuda_status(cudaGetLastError(), "stream hold kernel");
-  holding_ = s.ok();
-  return s;
-}
-
-bool StreamHold::release() {
-  if (!holding_) return false;
-  volatile unsigned* h = flag().host;
-  h[0] = ticket_;
-  holding_ = false;
-  return h[1] != ticket_;  // a spin can only give up before its release
-}
-
-StreamHold::~StreamHold() { release(); }
 
 }  // namespace pipegemm::bench_detail

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "pipegemm/detail/cuda_status.hpp"
+#include "pipegemm/detail/stream_hold.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/bench/device_side.hpp"
 #include "pipegemm/device.hpp"
@@ -164,7 +165,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         res[i].launches_per_sample = std::clamp(fit_group, 1, std::max(1, kMaxHeldLaunches / reps_of[i]));
       }
       const int group = res[i].launches_per_sample;
-      bench_detail::StreamHold hold;  // the block runs back to back, without the host's gaps
+      detail::StreamHold hold;  // the block runs back to back, without the host's gaps
       const bool held = hold.hold(nullptr).ok();
       for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
         cudaEventRecord(ev[size_t(2 * r)]);
