@@ -142,7 +142,7 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   EXPECT_NE(csv.find("# environment.gpu: H200\r\n"), std::string::npos) << csv;  // the file says where and when
   EXPECT_NE(csv.find("# environment.date: 2026-12-01T00:00:00Z\r\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("shape,m,n,k,a_type,b_type,acc_type,d_type,a_layout,b_layout,d_layout,variant,chose,"
-                     "ms_median,ms_min,ms_max,ms_stdev,samples,tflops,gbps,pct_of_cublas,peer,ok,message"),
+                     "ms_median,ms_min,ms_max,ms_stdev,samples,launches_per_sample,tflops,gbps,pct_of_cublas,peer,ok,message"),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find("variant,shapes,geomean,worst,worst_shape,worst_peer"), std::string::npos) << csv;
