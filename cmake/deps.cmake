@@ -4,6 +4,12 @@
 #   GoogleTest   : Debian libgtest-dev, or .deps/googletest (sources)
 find_package(Threads REQUIRED)
 
+# The project's virtual environment (scripts/setup.sh makes .venv and installs the PyPI packages
+# into it: a stock Debian's python3 is externally managed, PEP 668) is the Python asked first.
+if(NOT Python3_EXECUTABLE AND EXISTS "${PROJECT_SOURCE_DIR}/.venv/bin/python3")
+  set(Python3_EXECUTABLE "${PROJECT_SOURCE_DIR}/.venv/bin/python3")
+endif()
+
 # --- CuTe / CUTLASS headers -------------------------------------------------------------------
 set(CUTLASS_DIR "" CACHE PATH "CUTLASS source root (holds include/ and tools/util/include/)")
 if(NOT CUTLASS_DIR)
@@ -31,15 +37,17 @@ add_library(pipegemm_cutlass INTERFACE)
 target_include_directories(pipegemm_cutlass SYSTEM INTERFACE
   "${CUTLASS_DIR}/include" "${CUTLASS_DIR}/tools/util/include")
 
-# --- CLI11 / nlohmann-json (header-only) ------------------------------------------------------
+# --- CLI11 (the CLI's only) / nlohmann-json (header-only) -------------------------------------
 add_library(pipegemm_cli11 INTERFACE)
-find_package(CLI11 CONFIG QUIET)
-if(CLI11_FOUND)
-  target_link_libraries(pipegemm_cli11 INTERFACE CLI11::CLI11)
-elseif(EXISTS "${PIPEGEMM_DEPS_DIR}/include/CLI/CLI.hpp")
-  target_include_directories(pipegemm_cli11 SYSTEM INTERFACE "${PIPEGEMM_DEPS_DIR}/include")
-else()
-  message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (scripts/setup.sh)")
+if(PIPEGEMM_BUILD_TOOLS)
+  find_package(CLI11 CONFIG QUIET)
+  if(CLI11_FOUND)
+    target_link_libraries(pipegemm_cli11 INTERFACE CLI11::CLI11)
+  elseif(EXISTS "${PIPEGEMM_DEPS_DIR}/include/CLI/CLI.hpp")
+    target_include_directories(pipegemm_cli11 SYSTEM INTERFACE "${PIPEGEMM_DEPS_DIR}/include")
+  else()
+    message(FATAL_ERROR "CLI11 not found: apt-get install libcli11-dev (scripts/setup.sh)")
+  endif()
 endif()
 add_library(pipegemm_json INTERFACE)
 find_package(nlohmann_json CONFIG QUIET)

@@ -1,41 +1,47 @@
+// device_info(): the caller's current device (cudaGetDevice), queried on the first use of each
+// device index and kept for the process. The library never calls cudaSetDevice: which GPU a call
+// runs on is the caller's choice (the CLI's $PIPEGEMM_DEVICE is the CLI's, tools/).
 #include "pipegemm/device.hpp"
 
 #include <cuda_runtime.h>
 
-#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace pipegemm {
 namespace {
 
-DeviceInfo query() {
+// No usable GPU at all (asked once): the DeviceInfo every call returns then.
+const DeviceInfo* absent_everywhere() {
+  static const DeviceInfo* none = [] () -> const DeviceInfo* {
+    int count = 0;
+    const cudaError_t e = cudaGetDeviceCount(&count);
+    // CUDA 13 reports cudaErrorInsufficientDriver (35) on a machine with no driver, not
+    // cudaErrorNoDevice (100): any error means "no GPU". Clear it so later calls start clean.
+    if (e == cudaSuccess && count > 0) return nullptr;
+    auto* d = new DeviceInfo();
+    d->why_absent = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
+                                     : std::string("no CUDA device found");
+    cudaGetLastError();
+    return d;
+  }();
+  return none;
+}
+
+DeviceInfo query(int index) {
   DeviceInfo d;
-  int count = 0;
-  cudaError_t e = cudaGetDeviceCount(&count);
-  // CUDA 13 reports cudaErrorInsufficientDriver (35) on a machine with no driver, not
-  // cudaErrorNoDevice (100): any error means "no GPU". Clear it so later calls start clean.
-  if (e != cudaSuccess || count == 0) {
-    d.why_absent = e != cudaSuccess ? std::string("no usable CUDA device (") + cudaGetErrorString(e) + ")"
-                                    : std::string("no CUDA device found");
-    cudaGetLastError();
-    return d;
-  }
-  if (const char* env = std::getenv("PIPEGEMM_DEVICE")) d.index = std::atoi(env);
-  if (d.index < 0 || d.index >= count) {
-    d.why_absent = "PIPEGEMM_DEVICE=" + std::to_string(d.index) + " but only " +
-                   std::to_string(count) + " device(s) present";
-    return d;
-  }
-  if (cudaSetDevice(d.index) != cudaSuccess) {
-    d.why_absent = "cudaSetDevice failed";
-    cudaGetLastError();
-    return d;
-  }
+  d.index = index;
   cudaDeviceProp prop{};
-  cudaGetDeviceProperties(&prop, d.index);
+  if (const cudaError_t e = cudaGetDeviceProperties(&prop, index); e != cudaSuccess) {
+    d.why_absent = "device " + std::to_string(index) + ": cudaGetDeviceProperties failed (" + cudaGetErrorString(e) + ")";
+    cudaGetLastError();
+    return d;
+  }
   auto attr = [&](cudaDeviceAttr a) {
     int v = 0;
-    cudaDeviceGetAttribute(&v, a, d.index);
+    cudaDeviceGetAttribute(&v, a, index);
     return v;
   };
   d.present = true;
@@ -57,11 +63,35 @@ DeviceInfo query() {
   return d;
 }
 
+// One entry per device index, never removed: the references handed out stay valid.
+const DeviceInfo& cached(int index) {
+  static std::mutex mu;
+  static std::map<int, std::unique_ptr<const DeviceInfo>>* infos = new std::map<int, std::unique_ptr<const DeviceInfo>>;
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = (*infos)[index];
+  if (!slot) slot = std::make_unique<const DeviceInfo>(query(index));
+  return *slot;
+}
+
 }  // namespace
 
 const DeviceInfo& device_info() {
-  static const DeviceInfo info = query();
-  return info;
+  if (const DeviceInfo* none = absent_everywhere()) return *none;
+  int index = 0;
+  if (const cudaError_t e = cudaGetDevice(&index); e != cudaSuccess) {
+    static const DeviceInfo* failed = [e] {
+      auto* d = new DeviceInfo();
+      d->why_absent = std::string("cudaGetDevice failed (") + cudaGetErrorString(e) + ")";
+      return d;
+    }();
+    cudaGetLastError();
+    return *failed;
+  }
+  // Per thread, the last device asked for: no lock on the launch path.
+  thread_local int last_index = -1;
+  thread_local const DeviceInfo* last = nullptr;
+  if (index != last_index) last = &cached(index), last_index = index;
+  return *last;
 }
 
 }  // namespace pipegemm

@@ -44,14 +44,15 @@ std::string fmt_us(double us) {
 
 int resident_blocks(const Variant& v) {
   static std::mutex mu;
-  static std::map<const Variant*, int> known;
+  static std::map<std::pair<int, const Variant*>, int> known;  // per device: the answer is the current device's
+  const std::pair<int, const Variant*> key{device_info().index, &v};
   std::lock_guard<std::mutex> lock(mu);
-  auto it = known.find(&v);
+  auto it = known.find(key);
   if (it != known.end()) return it->second;
   int blocks = 0, regs = 0;
   if (!v.occupancy || !v.occupancy(&blocks, &regs).ok()) blocks = 0;
   cudaGetLastError();
-  return known[&v] = blocks;
+  return known[key] = blocks;
 }
 
 namespace {
@@ -233,8 +234,9 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
 
 Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D) {
   auto align = [](const void* ptr) { return std::to_string(detail::address_alignment(ptr)); };
-  const std::string key = std::to_string(p.m) + "," + std::to_string(p.n) + "," + std::to_string(p.k) + "," +
-                          std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
+  const DeviceInfo& dev = device_info();  // the caller's current device: a choice is per device
+  const std::string key = std::to_string(dev.index) + ":" + std::to_string(p.m) + "," + std::to_string(p.n) + "," +
+                          std::to_string(p.k) + "," + std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
                           std::to_string(int(p.a_type)) + std::to_string(int(p.b_type)) + std::to_string(int(p.acc_type)) +
                           std::to_string(int(p.d_type)) + std::to_string(int(p.a_layout)) + std::to_string(int(p.b_layout)) +
                           std::to_string(int(p.d_layout)) + "," + align(A) + "," + align(B) + "," + align(D);
@@ -242,7 +244,7 @@ Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D
     std::lock_guard<std::mutex> lock(memo_mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
   }
-  Choice c = choose_auto(p, device_info(), A, B, D, *tune_tables());
+  Choice c = choose_auto(p, dev, A, B, D, *tune_tables());
   std::lock_guard<std::mutex> lock(memo_mu);
   if (c.variant && memo.size() < 4096) memo.emplace(key, c);  // a bounded memo: refusals are not kept
   return c;

@@ -1,5 +1,7 @@
 // The one run path: GemmCall::make (validate once, resolve, check) then GemmCall::launch.
 // gemm() is the two in a row; verify and bench make a call once and launch it.
+#include <cstdio>
+
 #include "core/dispatch.hpp"
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm/device.hpp"
@@ -8,12 +10,41 @@ namespace pipegemm {
 
 namespace {
 
-// Everything a call needs before a variant is looked at: a valid problem, pointers, a GPU.
+// Bytes from the first to one past the last element of a rows x cols matrix (ld >= a row).
+uintptr_t span_bytes(int64_t rows, int64_t cols, int64_t ld, Layout l, DType t) {
+  const int64_t elems = l == Layout::RowMajor ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+  return uintptr_t(elems) * uintptr_t(dtype_bytes(t));
+}
+
+std::string hex(uintptr_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+// D is written while A and B are read: its byte span may not meet theirs (A and B may overlap).
+Status check_no_overlap(const Problem& p, const void* A, const void* B, const void* D) {
+  const uintptr_t d0 = reinterpret_cast<uintptr_t>(D), d1 = d0 + span_bytes(p.m, p.n, p.ldd, p.d_layout, p.d_type);
+  struct { const char* name; uintptr_t at, bytes; } in[] = {
+      {"A", reinterpret_cast<uintptr_t>(A), span_bytes(p.m, p.k, p.lda, p.a_layout, p.a_type)},
+      {"B", reinterpret_cast<uintptr_t>(B), span_bytes(p.n, p.k, p.ldb, p.b_layout, p.b_type)}};
+  for (auto& x : in)
+    if (x.at < d1 && d0 < x.at + x.bytes)
+      return Status::error(StatusCode::invalid_argument,
+                           std::string("D overlaps ") + x.name + ": D is [" + hex(d0) + ", " + hex(d1) + "), " + x.name +
+                               " is [" + hex(x.at) + ", " + hex(x.at + x.bytes) +
+                               "); D must not share bytes with A or B (no in-place GEMM)");
+  return Status::success();
+}
+
+// Everything a call needs before a variant is looked at: a valid problem, pointers (D apart
+// from A and B), a GPU (the current device).
 Status prepare(const Problem& in, const void* A, const void* B, const void* D, Problem* p, int* sm) {
   Status s = validate_problem(in);
   if (!s.ok()) return s;
   if (!A || !B || !D)
     return Status::error(StatusCode::invalid_argument, "A, B and D must be device pointers, not null");
+  if (!(s = check_no_overlap(in.normalized(), A, B, D)).ok()) return s;
   const DeviceInfo& dev = device_info();
   if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
   if (dev.sm < 80)

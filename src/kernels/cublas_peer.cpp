@@ -7,9 +7,9 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <map>
 #include <mutex>
 #include <string>
-
 #include <vector>
 
 #include "kernels/cublas_types.hpp"
@@ -19,18 +19,50 @@
 namespace pipegemm::detail {
 namespace {
 
+// One handle per (device, thread): a handle belongs to the device current when it was made, and
+// cublasSetStream on a handle shared by threads races with their calls. A thread's handles go back
+// to a per-device pool when it exits (never destroyed: at exit the context may already be gone).
+struct HandlePool {
+  std::mutex mu;
+  std::map<int, std::vector<cublasHandle_t>> free;
+};
+HandlePool& pool() {
+  static HandlePool* p = new HandlePool;  // outlives every thread's handles
+  return *p;
+}
+struct ThreadHandles {
+  std::map<int, cublasHandle_t> by_device;
+  ~ThreadHandles() {
+    HandlePool& p = pool();
+    std::lock_guard<std::mutex> lock(p.mu);
+    for (auto& [dev, h] : by_device) p.free[dev].push_back(h);
+  }
+};
+
 cublasHandle_t handle(Status* err) {
-  static cublasHandle_t h = nullptr;
-  static cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    st = cublasCreate(&h);
-    if (st == CUBLAS_STATUS_SUCCESS)
-      st = cublasSetMathMode(h, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
-  });
-  if (st != CUBLAS_STATUS_SUCCESS)
-    *err = Status::error(StatusCode::cuda_error,
-                         std::string("cublasCreate failed: ") + cublasGetStatusString(st));
+  int dev = 0;
+  if (const cudaError_t e = cudaGetDevice(&dev); e != cudaSuccess) {
+    cudaGetLastError();
+    *err = Status::error(StatusCode::cuda_error, std::string("cudaGetDevice: ") + cudaGetErrorString(e));
+    return nullptr;
+  }
+  thread_local ThreadHandles mine;
+  cublasHandle_t& h = mine.by_device[dev];
+  if (h) return h;
+  {
+    HandlePool& p = pool();
+    std::lock_guard<std::mutex> lock(p.mu);
+    if (auto& f = p.free[dev]; !f.empty()) h = f.back(), f.pop_back();
+  }
+  if (h) return h;
+  cublasStatus_t st = cublasCreate(&h);
+  if (st == CUBLAS_STATUS_SUCCESS)
+    st = cublasSetMathMode(h, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
+  if (st != CUBLAS_STATUS_SUCCESS) {
+    if (h) cublasDestroy(h);
+    h = nullptr;
+    *err = Status::error(StatusCode::cuda_error, std::string("cublasCreate failed: ") + cublasGetStatusString(st));
+  }
   return h;
 }
 
@@ -41,7 +73,8 @@ Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cu
   Status err;
   cublasHandle_t h = handle(&err);
   if (!err.ok()) return err;
-  cublasSetStream(h, s);
+  if (const cublasStatus_t ss = cublasSetStream(h, s); ss != CUBLAS_STATUS_SUCCESS)
+    return Status::error(StatusCode::cuda_error, std::string("cublasSetStream: ") + cublasGetStatusString(ss));
   const bool a_kmajor = p.a_layout == Layout::RowMajor;
   const bool b_kmajor = p.b_layout == Layout::RowMajor;
   const cublasComputeType_t ct = compute_type(p.acc_type);

@@ -8,7 +8,8 @@
 // accuracy yardstick and a candidate auto may choose. Where the heuristic has no algorithm for a
 // problem (INT8 with an odd K, on the H200), the entry runs cublasGemmEx: cuBLAS's own answer.
 //
-// Not for concurrent streams: one workspace per device, shared by every call.
+// Concurrent calls: one handle per (device, thread) and one workspace per (device, thread,
+// stream), so two streams never share a workspace; the timed choices are shared under a lock.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -41,18 +42,62 @@ Status lt_status(cublasStatus_t st, const char* what) {
   return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cublasGetStatusString(st));
 }
 
-// One device's handle and workspace (created on first use on that device).
-struct DeviceState {
-  cublasLtHandle_t handle = nullptr;
-  void* workspace = nullptr;
+// Handles of exited threads, per device, for the next thread (never destroyed: at exit the
+// context may already be gone).
+struct HandlePool {
+  std::mutex mu;
+  std::map<int, std::vector<cublasLtHandle_t>> free;
 };
+HandlePool& handle_pool() {
+  static HandlePool* p = new HandlePool;  // outlives every thread's state
+  return *p;
+}
+
+// A thread's handles (per device) and workspaces (per device and stream). A workspace is used
+// only by work queued on its stream, in order; cudaFree at thread exit waits for that work.
+struct ThreadState {
+  std::map<int, cublasLtHandle_t> handles;
+  std::map<std::pair<int, cudaStream_t>, void*> workspaces;
+  ~ThreadState() {
+    for (auto& [key, ws] : workspaces) cudaFree(ws);
+    cudaGetLastError();
+    HandlePool& p = handle_pool();
+    std::lock_guard<std::mutex> lock(p.mu);
+    for (auto& [dev, h] : handles) p.free[dev].push_back(h);
+  }
+};
+
+Status thread_state(int dev, cudaStream_t s, cublasLtHandle_t* handle, void** workspace) {
+  thread_local ThreadState mine;
+  cublasLtHandle_t& h = mine.handles[dev];
+  if (!h) {
+    {
+      HandlePool& p = handle_pool();
+      std::lock_guard<std::mutex> lock(p.mu);
+      if (auto& f = p.free[dev]; !f.empty()) h = f.back(), f.pop_back();
+    }
+    if (Status st = h ? Status::success() : lt_status(cublasLtCreate(&h), "cublasLtCreate"); !st.ok()) {
+      h = nullptr;
+      return st;
+    }
+  }
+  void*& ws = mine.workspaces[{dev, s}];
+  if (!ws) {
+    if (Status st = cuda_status(cudaMalloc(&ws, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace)"); !st.ok()) {
+      mine.workspaces.erase({dev, s});
+      return st;
+    }
+  }
+  *handle = h;
+  *workspace = ws;
+  return Status::success();
+}
 
 using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int,
                        uint32_t, uint32_t, uint32_t>;
 
 struct Cache {
   std::mutex mu;
-  std::map<int, DeviceState> devices;
   std::map<Key, std::optional<cublasLtMatmulAlgo_t>> best;  // nullopt: no algorithm, cublasGemmEx
 };
 Cache& cache() {
@@ -125,13 +170,10 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
   if (!st.ok()) return st;
+  cublasLtHandle_t handle = nullptr;
+  void* workspace = nullptr;
+  if (!(st = thread_state(dev, s, &handle, &workspace)).ok()) return st;
   Cache& c = cache();
-  std::lock_guard<std::mutex> lock(c.mu);
-  DeviceState& ds = c.devices[dev];
-  if (!ds.handle) {
-    if (!(st = lt_status(cublasLtCreate(&ds.handle), "cublasLtCreate")).ok()) return st;
-    if (!(st = cuda_status(cudaMalloc(&ds.workspace, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace)")).ok()) return st;
-  }
   Descs d;
   const void *x = nullptr, *y = nullptr;
   if (!(st = describe_problem(p, A, B, D, &d, &x, &y)).ok()) return st;
@@ -139,20 +181,26 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   const Key key{dev, p.m, p.n, p.k, p.lda, p.ldb, p.ldd, int(p.a_type), int(p.b_type), int(p.d_type), int(p.acc_type),
                 int(p.a_layout), int(p.b_layout), int(p.d_layout), address_alignment(A), address_alignment(B), address_alignment(D)};
   auto run = [&](const cublasLtMatmulAlgo_t* algo) {
-    return cublasLtMatmul(ds.handle, d.op, sc.one(p.acc_type), x, d.a, y, d.b, sc.zero(p.acc_type), D, d.d, D, d.d,
-                          algo, ds.workspace, kWorkspaceBytes, s);
+    return cublasLtMatmul(handle, d.op, sc.one(p.acc_type), x, d.a, y, d.b, sc.zero(p.acc_type), D, d.d, D, d.d,
+                          algo, workspace, kWorkspaceBytes, s);
   };
+  // The lock covers the choices only (and one thread's first-use timing of a problem at a time).
+  std::unique_lock<std::mutex> lock(c.mu);
   auto it = c.best.find(key);
-  if (it != c.best.end())
-    return it->second ? lt_status(run(&*it->second), "cublasLtMatmul") : launch_cublas(p, A, B, D, s);
+  if (it != c.best.end()) {
+    const std::optional<cublasLtMatmulAlgo_t> best = it->second;
+    lock.unlock();
+    return best ? lt_status(run(&*best), "cublasLtMatmul") : launch_cublas(p, A, B, D, s);
+  }
 
   // First use of this problem: time the heuristic's candidates on the caller's buffers.
   cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
   int found = 0;
   const cublasStatus_t hs =
-      cublasLtMatmulAlgoGetHeuristic(ds.handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand, &found);
+      cublasLtMatmulAlgoGetHeuristic(handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand, &found);
   if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && found == 0)) {
     c.best.emplace(key, std::nullopt);
+    lock.unlock();
     return launch_cublas(p, A, B, D, s);
   }
   if (!(st = lt_status(hs, "cublasLtMatmulAlgoGetHeuristic")).ok()) return st;
@@ -206,6 +254,7 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   }
   if (best < 0) return Status::error(StatusCode::cuda_error, "no cuBLASLt candidate ran on this problem");
   c.best.emplace(key, cand[best].algo);
+  lock.unlock();
   return lt_status(run(&cand[best].algo), "cublasLtMatmul");
 }
 

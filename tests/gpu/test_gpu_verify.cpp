@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
+#include "pipegemm/pipegemm.hpp"
 
 using namespace pipegemm;
 
@@ -100,5 +102,82 @@ TEST(GpuOccupancy, EveryKernelReportsResidentBlocks) {
     ASSERT_TRUE(s.ok()) << v.name << ": " << s.message;
     EXPECT_GE(blocks, 1) << v.name;
     EXPECT_GT(regs, 0) << v.name;
+  }
+}
+
+// The library runs on the caller's current device and never changes it; device_info() describes
+// that device (each one queried on first use).
+TEST(GpuDevice, TheCallersDeviceIsUsedAndNeverChanged) {
+  REQUIRE_GPU();
+  int count = 0, before = 0;
+  ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
+  ASSERT_EQ(cudaGetDevice(&before), cudaSuccess);
+  const Problem p = fp16_problem(128, 128, 128, DType::f32);
+  for (int d = count - 1; d >= 0; --d) {
+    ASSERT_EQ(cudaSetDevice(d), cudaSuccess);
+    EXPECT_EQ(device_info().index, d);
+    EXPECT_TRUE(device_info().present) << device_info().why_absent;
+    void *A = nullptr, *B = nullptr, *D = nullptr;
+    ASSERT_EQ(cudaMalloc(&A, 128 * 128 * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&B, 128 * 128 * 2), cudaSuccess);
+    ASSERT_EQ(cudaMalloc(&D, 128 * 128 * 2), cudaSuccess);
+    for (const char* v : {"auto", "cublas_f16", "cublaslt_f16"}) {
+      Options o;
+      o.variant = v;
+      Status s = gemm(p, A, B, D, o);
+      EXPECT_TRUE(s.ok()) << v << " on device " << d << ": " << s.message;
+      EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess) << v;
+      int now = -1;
+      cudaGetDevice(&now);
+      EXPECT_EQ(now, d) << v;
+    }
+    cudaFree(A), cudaFree(B), cudaFree(D);
+  }
+  cudaSetDevice(before);
+}
+
+// Threads on their own streams at once: each thread's cuBLAS handle and cuBLASLt workspace are its
+// own, so every result is right (a shared workspace would mix two streams' partial sums).
+TEST(GpuDevice, ConcurrentThreadsOnTheirOwnStreamsEachGetARightResult) {
+  REQUIRE_GPU();
+  const Problem p = fp16_problem(512, 512, 4096, DType::f32);  // split-K territory: cuBLASLt uses its workspace
+  const HostInputs in = make_random_inputs(p, 7);
+  const size_t d_bytes = size_t(p.m * p.n * 2);
+  std::vector<double> ref;
+  reference_gemm(p, in.A.data(), in.B.data(), ref);
+  for (const char* name : {"cublas_f16", "cublaslt_f16"}) {
+    auto run = [&](cudaStream_t s, int reps, std::vector<uint8_t>* out) {
+      void *A = nullptr, *B = nullptr, *D = nullptr;
+      cudaMalloc(&A, in.A.size()), cudaMalloc(&B, in.B.size()), cudaMalloc(&D, d_bytes);
+      cudaMemcpy(A, in.A.data(), in.A.size(), cudaMemcpyHostToDevice);
+      cudaMemcpy(B, in.B.data(), in.B.size(), cudaMemcpyHostToDevice);
+      Options o;
+      o.variant = name;
+      o.stream = s;
+      Status st;
+      for (int r = 0; r < reps && st.ok(); ++r) st = gemm(p, A, B, D, o);
+      cudaStreamSynchronize(s);
+      out->resize(d_bytes);
+      cudaMemcpy(out->data(), D, d_bytes, cudaMemcpyDeviceToHost);
+      cudaFree(A), cudaFree(B), cudaFree(D);
+      return st;
+    };
+    constexpr int kThreads = 4;
+    std::vector<std::vector<uint8_t>> got(kThreads);
+    std::vector<Status> st(kThreads);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < kThreads; ++t)
+      pool.emplace_back([&, t] {
+        cudaStream_t s;
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        st[size_t(t)] = run(s, 20, &got[size_t(t)]);
+        cudaStreamDestroy(s);
+      });
+    for (auto& th : pool) th.join();
+    for (int t = 0; t < kThreads; ++t) {
+      EXPECT_TRUE(st[size_t(t)].ok()) << name << " thread " << t << ": " << st[size_t(t)].message;
+      const CompareResult c = compare_with_reference(p, got[size_t(t)].data(), ref, tolerance_for(p));
+      EXPECT_TRUE(c.pass) << name << " thread " << t << ": " << c.summary();
+    }
   }
 }

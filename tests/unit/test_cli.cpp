@@ -1,11 +1,17 @@
 // The CLI as a user meets it: wrong arguments get a message and exit code 2, never a crash.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "cli_runner.hpp"
 #include "pipegemm/device.hpp"
+#include "pipegemm_tools/fuzz.hpp"
+#include "pipegemm_tools/npy.hpp"
+#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/tune.hpp"
 
 using pipegemm::test::CliRun;
 using pipegemm::test::has;
@@ -26,8 +32,45 @@ TEST(Cli, ListJsonIsValidJson) {
   CliRun r = run("list --json");
   ASSERT_EQ(r.code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
-  ASSERT_TRUE(j.is_array());
-  EXPECT_EQ(j[0]["family"], "cublas");
+  ASSERT_TRUE(j["variants"].is_array());  // an object, so that it carries pipegemm_version too
+  EXPECT_EQ(j["variants"][0]["family"], "cublas");
+}
+
+TEST(Cli, VersionFlagPrintsPipegemmAndTheVersion) {
+  CliRun r = run("--version");
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out, "pipegemm " + pipegemm::pipegemm_version() + "\n");
+}
+
+// Every JSON report carries the version, from the renderer: the CLI's CPU-only reports here, the
+// GPU reports' documents (verify, fuzz, tune, bench) rendered directly.
+TEST(Cli, EveryJsonReportCarriesThePipegemmVersion) {
+  const std::string v = pipegemm::pipegemm_version();
+  for (const char* args : {"list --json", "plan --json", "plan --archs --json", "plan --kernel k4_f16_256x128x64_s3 --arch h200 --json"}) {
+    CliRun r = run(args);
+    ASSERT_EQ(r.code, 0) << args << ": " << r.out;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["pipegemm_version"], v) << args;
+  }
+  using pipegemm::report::render_json;
+  for (const std::string& out : {render_json(pipegemm::document(pipegemm::VerifyReport{})),
+                                 render_json(pipegemm::document(pipegemm::BenchRuns{})),
+                                 render_json(pipegemm::fuzz::document(pipegemm::fuzz::FuzzReport{})),
+                                 render_json(pipegemm::document(pipegemm::TuneReport{})),
+                                 render_json(pipegemm::sass::document(pipegemm::sass::SassReport{}))})
+    EXPECT_EQ(nlohmann::json::parse(out)["pipegemm_version"], v) << out;
+}
+
+TEST(Cli, PipegemmDeviceMustBeADeviceIndex) {
+  CliRun r = pipegemm::test::run_cli("list", "PIPEGEMM_DEVICE=abc");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "PIPEGEMM_DEVICE='abc' is not a device index")) << r.out;
+  r = pipegemm::test::run_cli("list", "PIPEGEMM_DEVICE=999");
+  if (pipegemm::device_info().present) {
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(has(r, "device(s) present")) << r.out;
+  } else {
+    EXPECT_EQ(r.code, 0) << r.out;  // no GPU: nothing to pick, the CPU-only commands run
+  }
 }
 
 TEST(Cli, UnknownSubcommandOrOptionIsUsageError) {
@@ -113,4 +156,69 @@ TEST(Cli, EveryInputTypeIsAcceptedByVerifyAndBenchArgumentChecks) {
     r = run(std::string("verify --shape 8x8x8 --dtype ") + t);
     EXPECT_EQ(r.code, 3) << t << ": " << r.out;
   }
+}
+
+namespace {
+// A rows x cols .npy of type t in the test's temp dir (descr as write_npy writes it, or `descr`).
+std::string npy_file(const std::string& name, pipegemm::DType t, int64_t rows, int64_t cols, const std::string& descr = "") {
+  pipegemm::NpyMatrix m;
+  m.type = t, m.rows = rows, m.cols = cols;
+  m.data.assign(size_t(rows * cols * pipegemm::dtype_bytes(t)), 0x3c);
+  const std::string path = ::testing::TempDir() + "/" + name;
+  EXPECT_TRUE(pipegemm::write_npy(path, m).ok());
+  if (!descr.empty()) {  // same length as "<u2": the header's padding stays right
+    std::FILE* f = std::fopen(path.c_str(), "r+b");
+    std::string head(128, '\0');
+    head.resize(std::fread(&head[0], 1, head.size(), f));
+    const size_t at = head.find("'<u2'");
+    EXPECT_NE(at, std::string::npos);
+    std::fseek(f, long(at + 1), SEEK_SET);
+    std::fwrite(descr.data(), 1, descr.size(), f);
+    std::fclose(f);
+  }
+  return path;
+}
+}  // namespace
+
+TEST(Cli, VerifyTakesBf16NpyAsU2OrMlDtypesV2WithDtypeBf16) {
+  using pipegemm::DType;
+  const bool gpu = pipegemm::device_info().present;
+  const std::string a = npy_file("a_bf16.npy", DType::bf16, 4, 8), b = npy_file("b_bf16.npy", DType::bf16, 3, 8);
+  CliRun r = run("verify --a " + a + " --b " + b);  // '<u2' alone is no type: bf16 must be asked for
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "--dtype bf16")) << r.out;
+  r = run("verify --a " + a + " --b " + b + " --dtype f16");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "f16 (<f2) is needed")) << r.out;
+  const std::string av2 = npy_file("a_v2.npy", DType::bf16, 4, 8, "<V2"), bv2 = npy_file("b_v2.npy", DType::bf16, 3, 8, "|V2");
+  for (const auto& [x, y] : {std::pair{a, b}, std::pair{av2, bv2}}) {
+    r = run("verify --a " + x + " --b " + y + " --dtype bf16");
+    EXPECT_NE(r.code, 2) << r.out;  // read: past every argument check
+    if (!gpu) EXPECT_TRUE(r.code == 3 && has(r, "needs a CUDA GPU")) << r.out;
+  }
+}
+
+TEST(Cli, VerifyRefusesANamedKernelOfAnotherTypeThanTheNpyFiles) {
+  using pipegemm::DType;
+  for (DType t : {DType::i8, DType::f32}) {
+    const std::string ts = pipegemm::to_string(t);
+    const std::string a = npy_file("a_" + ts + ".npy", t, 16, 32), b = npy_file("b_" + ts + ".npy", t, 8, 32);
+    CliRun r = run("verify --a " + a + " --b " + b + " --kernel k4_f16_256x128x64_s3");
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_TRUE(has(r, "kernel 'k4_f16_256x128x64_s3' takes f16 inputs")) << r.out;
+    EXPECT_TRUE(has(r, "hold " + ts)) << r.out;
+  }
+  const std::string a = npy_file("a_f16.npy", DType::f16, 16, 32), b = npy_file("b_f16.npy", DType::f16, 8, 32);
+  CliRun r = run("verify --a " + a + " --b " + b + " --kernel k4_f16_256x128x64_s3");
+  EXPECT_FALSE(has(r, "takes f16 inputs")) << r.out;  // the kernel's own type is taken
+}
+
+// device_info() is the current device's, cached: without a GPU every call says why, the same way.
+TEST(Device, InfoIsTheCurrentDevicesAndWithoutAGpuSaysWhy) {
+  const pipegemm::DeviceInfo& a = pipegemm::device_info();
+  const pipegemm::DeviceInfo& b = pipegemm::device_info();
+  EXPECT_EQ(&a, &b);  // queried once, then the same entry
+  if (a.present) return;  // the GPU side: tests/gpu (GpuDevice.*)
+  EXPECT_FALSE(a.why_absent.empty());
+  EXPECT_TRUE(a.name.empty());
 }

@@ -218,6 +218,9 @@ TEST(Fuzz, CheckAgreesWithCompareWithReference) {
     EXPECT_EQ(got.checked, want.checked);
     EXPECT_EQ(got.worst_row, want.worst_row) << to_string(out);
     EXPECT_EQ(got.worst_col, want.worst_col) << to_string(out);
+    EXPECT_EQ(got.max_abs_row, want.max_abs_row) << to_string(out);  // the max-abs element's own position
+    EXPECT_EQ(got.max_abs_col, want.max_abs_col) << to_string(out);
+    EXPECT_DOUBLE_EQ(got.max_abs_got, want.max_abs_got) << to_string(out);
     EXPECT_DOUBLE_EQ(got.max_abs_err, want.max_abs_err) << to_string(out);
     EXPECT_DOUBLE_EQ(got.max_rel_err, want.max_rel_err) << to_string(out);
     EXPECT_EQ(got.pass, want.pass);

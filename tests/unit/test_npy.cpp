@@ -78,3 +78,34 @@ TEST(Npy, MissingFileIsAnError) {
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message.find("cannot open"), std::string::npos);
 }
+
+// bf16 has no NumPy type: '<u2' bits, or ml_dtypes.bfloat16 saved by np.save ('<V2'; '|V2' after a
+// plain-numpy round trip), are bf16 when bf16 is asked for and refused with the way to ask otherwise.
+TEST(Npy, Bf16ComesAsU2OrMlDtypesV2WhenAskedForAndBfloat16ByName) {
+  const DType bf16 = DType::bf16, f16 = DType::f16;
+  for (const char* descr : {"<u2", "<V2", "|V2"}) {
+    auto b = npy_bytes(std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (2, 3), }", 12);
+    NpyMatrix r;
+    Status s = parse_npy("x.npy", b, &r, &bf16);
+    ASSERT_TRUE(s.ok()) << descr << ": " << s.message;
+    EXPECT_EQ(r.type, DType::bf16);
+    EXPECT_EQ(r.data.size(), 12u);
+    s = parse_npy("x.npy", b, &r);
+    EXPECT_FALSE(s.ok()) << descr;
+    EXPECT_NE(s.message.find("--dtype bf16"), std::string::npos) << s.message;
+    s = parse_npy("x.npy", b, &r, &f16);
+    EXPECT_FALSE(s.ok()) << descr;
+    EXPECT_NE(s.message.find("f16 (<f2) is needed"), std::string::npos) << s.message;
+  }
+  auto named = npy_bytes("{'descr': 'bfloat16', 'fortran_order': False, 'shape': (2, 3), }", 12);
+  NpyMatrix r;
+  ASSERT_TRUE(parse_npy("n.npy", named, &r).ok());
+  EXPECT_EQ(r.type, DType::bf16);
+  // write_npy's bf16 ('<u2') reads back as bf16 when asked for.
+  r.rows = 2, r.cols = 3;
+  const std::string path = ::testing::TempDir() + "/bf16.npy";
+  ASSERT_TRUE(write_npy(path, r).ok());
+  NpyMatrix back;
+  ASSERT_TRUE(read_npy(path, &back, &bf16).ok());
+  EXPECT_EQ(back.data, r.data);
+}

@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "pipegemm_tools/host_types.hpp"
 #include "pipegemm_tools/reference.hpp"
+#include "pipegemm_tools/reports.hpp"
 
 using namespace pipegemm;
 
@@ -145,4 +147,48 @@ TEST(Compare, OneUlpWrongIntegerFailsExactTolerance) {
   EXPECT_FALSE(r.pass);
   EXPECT_EQ(r.worst_row, 1);
   EXPECT_EQ(r.worst_col, 1);
+}
+
+// The largest |got - ref| and the largest error / allowed are different elements here: each is
+// reported with its own position and values, in the result and in verify's report.
+TEST(Compare, MaxAbsErrorAndWorstRatioEachNameTheirOwnElement) {
+  Problem p;
+  p.m = 2; p.n = 2; p.k = 8;
+  p.d_type = DType::f32;
+  std::vector<double> ref = {100, 1, 1, 1};
+  std::vector<float> d = {100.5f, 1.1f, 1, 1};  // (0,0): err 0.5, 0.5/1.01 allowed; (0,1): err 0.1, 0.1/0.02
+  const Tolerance tol{1e-2, 1e-2, "test"};
+  const CompareResult c = compare_with_reference(p, d.data(), ref, tol);
+  EXPECT_FALSE(c.pass);
+  EXPECT_NEAR(c.max_abs_err, 0.5, 1e-12);
+  EXPECT_EQ(c.max_abs_row, 0);
+  EXPECT_EQ(c.max_abs_col, 0);
+  EXPECT_DOUBLE_EQ(c.max_abs_got, 100.5);
+  EXPECT_DOUBLE_EQ(c.max_abs_ref, 100);
+  EXPECT_EQ(c.worst_row, 0);
+  EXPECT_EQ(c.worst_col, 1);
+  EXPECT_NEAR(c.worst_got, 1.1, 1e-6);
+  EXPECT_NEAR(c.worst_ratio, 0.1 / 0.02, 1e-4);
+  EXPECT_NE(c.summary().find("max abs err 0.5 at (0,0): got 100.5, ref 100"), std::string::npos) << c.summary();
+  EXPECT_NE(c.summary().find("worst error/allowed 5.00x at (0,1): got 1.1"), std::string::npos) << c.summary();
+
+  VerifyReport rep;
+  VerifyRow row;
+  row.variant = "v";
+  row.ran = true;
+  row.outcome.status = Status::error(StatusCode::verification_failed, c.summary());
+  row.outcome.result = c;
+  row.tolerance = tol;
+  rep.rows.push_back(row);
+  const report::Document doc = document(rep);
+  const std::string text = report::render_text(doc);
+  EXPECT_NE(text.find("max abs 0.50000 at (0,0) got 100.5000 ref 100.0000"), std::string::npos) << text;
+  EXPECT_NE(text.find("worst 5.00x allowed at (0,1) got 1.1000 ref 1.0000"), std::string::npos) << text;
+  const auto j = nlohmann::json::parse(report::render_json(doc))["results"][0];
+  EXPECT_EQ(j["max_abs"]["row"], 0);
+  EXPECT_EQ(j["max_abs"]["col"], 0);
+  EXPECT_DOUBLE_EQ(j["max_abs"]["got"].get<double>(), 100.5);
+  EXPECT_EQ(j["worst"]["row"], 0);
+  EXPECT_EQ(j["worst"]["col"], 1);
+  EXPECT_NEAR(j["worst"]["ratio"].get<double>(), 5.0, 1e-4);
 }

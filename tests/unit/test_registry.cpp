@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <tuple>
 
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
@@ -120,4 +121,35 @@ TEST(Parsers, ShapeAndDtype) {
   EXPECT_TRUE(parse_dtype("bf16", &t));
   EXPECT_EQ(t, DType::bf16);
   EXPECT_FALSE(parse_dtype("f64", &t));
+}
+
+// D may not share a byte with A or B: refused by make (by name, by Variant&, auto) before the GPU
+// is looked at, so these host pointers are never launched on. Adjacent buffers are fine.
+TEST(ShapeChecks, DOverlappingAOrBIsRefusedBeforeAnyLaunch) {
+  Problem p;
+  p.m = p.n = p.k = 4;  // f16: A, B and D are 32 bytes each
+  alignas(256) static uint8_t buf[4096];
+  const Variant& v = *find_variant("cublas_f16");
+  GemmCall call;
+  for (const auto& [a, b, d, what] : {std::tuple{buf, buf + 256, buf, "D overlaps A"},           // in place
+                                      std::tuple{buf, buf + 256, buf + 31, "D overlaps A"},      // last byte of A
+                                      std::tuple{buf + 512, buf + 256, buf + 256 - 31, "D overlaps B"},  // D's last byte is B's first
+                                      std::tuple{buf, buf, buf + 16, "D overlaps A"}}) {
+    for (const Status& s : {GemmCall::make(p, "auto", a, b, d, &call), GemmCall::make(p, "cublas_f16", a, b, d, &call),
+                            GemmCall::make(p, v, a, b, d, &call), gemm(p, a, b, d)}) {
+      EXPECT_EQ(s.code, StatusCode::invalid_argument) << s.message;
+      EXPECT_NE(s.message.find(what), std::string::npos) << s.message;
+      EXPECT_NE(s.message.find("must not share bytes"), std::string::npos) << s.message;
+    }
+  }
+  // Apart (A and B may even be the same matrix): not this refusal.
+  for (uint8_t* d : {buf + 32, buf + 1024}) {
+    const Status s = GemmCall::make(p, v, buf, buf, d, &call);
+    EXPECT_EQ(s.message.find("overlaps"), std::string::npos) << s.message;
+  }
+  // A column-major D spans (N-1)*ldd + M elements: ldd = 64 puts its end 196 elements on.
+  p.d_layout = Layout::ColMajor;
+  p.ldd = 64;
+  const Status s = GemmCall::make(p, v, buf + 300, buf + 600, buf, &call);  // D is [0, 392)
+  EXPECT_NE(s.message.find("D overlaps A"), std::string::npos) << s.message;
 }

@@ -13,6 +13,12 @@ int main(int argc, char** argv) {
   int rc = kOk;
   bool json = false;
   app.add_flag("--json", json, "machine-readable output (no-subcommand mode)");
+  app.set_version_flag("--version", "pipegemm " + pipegemm::pipegemm_version());
+  // $PIPEGEMM_DEVICE picks the GPU once the flags are parsed, before any subcommand runs.
+  struct DeviceRefused { pipegemm::Status s; };
+  app.parse_complete_callback([] {
+    if (pipegemm::Status s = pipegemm::use_device_from_env(); !s.ok()) throw DeviceRefused{s};
+  });
   add_list(app, &rc);
   add_verify(app, &rc);
   add_bench(app, &rc);
@@ -22,6 +28,10 @@ int main(int argc, char** argv) {
   add_tune(app, &rc);
   try {
     app.parse(argc, argv);
+  } catch (const DeviceRefused& e) {
+    return fail(e.s);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

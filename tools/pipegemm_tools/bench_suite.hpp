@@ -59,4 +59,9 @@ struct BenchEnv {
 BenchEnv bench_environment();
 std::string pipegemm_version();
 
+// The CLI's device: cudaSetDevice($PIPEGEMM_DEVICE) when it is set (the library itself always
+// uses the caller's current device). Unset, or no GPU at all: nothing to do. invalid_argument
+// for a value that is not an index of a present device.
+Status use_device_from_env();
+
 }  // namespace pipegemm

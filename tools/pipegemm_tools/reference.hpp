@@ -32,8 +32,10 @@ struct CompareResult {
   int64_t checked = 0;
   int64_t failures = 0;   // elements outside tolerance, NaN/Inf included
   int64_t non_finite = 0;
-  double max_abs_err = 0, max_rel_err = 0;
-  int64_t worst_row = -1, worst_col = -1;  // the element with the largest error / allowed
+  double max_abs_err = 0, max_rel_err = 0;  // over the finite elements
+  int64_t max_abs_row = -1, max_abs_col = -1;  // the (first) element of max_abs_err
+  double max_abs_got = 0, max_abs_ref = 0;
+  int64_t worst_row = -1, worst_col = -1;  // the (first) element with the largest error / allowed
   double worst_got = 0, worst_ref = 0, worst_ratio = 0;
   std::string summary() const;
 };

@@ -123,10 +123,15 @@ struct Section {
 
 struct Document {
   std::string title;       // first line(s) of the text
-  std::string json_root;   // "" = JSON is the object of every keyed field and table; else that path's value
+  std::string json_root;   // "" = JSON is the object of every keyed field and table (and the
+                           // version); else that path's value
   std::deque<Section> sections;
   Section& section(std::string title = "", bool gap = true);
 };
+
+// This build's version ("0.1.0"): every JSON document whose root is an object carries it as
+// "pipegemm_version" (a document with a json_root renders that bare value, without it).
+std::string version();
 
 // Text: title, then each non-empty section (fields as aligned "label  value" lines, multi-line
 // values indented under the first; each table as its title, a fixed-width grid and its notes;

@@ -3,14 +3,12 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <ctime>
 
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/bench_suite.hpp"
-
-#ifndef PIPEGEMM_VERSION
-#define PIPEGEMM_VERSION "0.1.0"
-#endif
+#include "pipegemm_tools/report.hpp"
 
 namespace pipegemm {
 
@@ -21,7 +19,31 @@ std::string cuda_version(int v) { return v <= 0 ? "" : std::to_string(v / 1000) 
 
 }  // namespace
 
-std::string pipegemm_version() { return PIPEGEMM_VERSION; }
+std::string pipegemm_version() { return report::version(); }
+
+Status use_device_from_env() {
+  const char* env = std::getenv("PIPEGEMM_DEVICE");
+  if (!env || !*env) return Status::success();
+  char* end = nullptr;
+  const long i = std::strtol(env, &end, 10);
+  if (*end || i < 0)
+    return Status::error(StatusCode::invalid_argument,
+                         std::string("PIPEGEMM_DEVICE='") + env + "' is not a device index (0, 1, ...)");
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();
+    return Status::success();  // no GPU: the commands that need one say so
+  }
+  if (i >= count)
+    return Status::error(StatusCode::invalid_argument, "PIPEGEMM_DEVICE=" + std::to_string(i) + " but only " +
+                                                           std::to_string(count) + " device(s) present (0.." +
+                                                           std::to_string(count - 1) + ")");
+  if (cudaSetDevice(int(i)) != cudaSuccess) {
+    const std::string why = cudaGetErrorString(cudaGetLastError());
+    return Status::error(StatusCode::no_device, "cudaSetDevice(" + std::to_string(i) + ") for PIPEGEMM_DEVICE: " + why);
+  }
+  return Status::success();
+}
 
 BenchEnv bench_environment() {
   BenchEnv e;

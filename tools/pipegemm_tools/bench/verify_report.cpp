@@ -1,6 +1,7 @@
 // `pipegemm verify`: every selected variant against the CPU reference, every element compared;
 // the run and its report.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 #include <tuple>
@@ -18,16 +19,16 @@ Status bad(std::string m) { return Status::error(StatusCode::invalid_argument, s
 // Loads --a/--b: fixes the shape and the input type, returns the host inputs.
 Status load_npy_inputs(ProblemRequest* r, HostInputs* in) {
   NpyMatrix a, b;
-  Status s = read_npy(r->a_npy, &a);
-  if (s.ok()) s = read_npy(r->b_npy, &b, &a.type);
-  if (!s.ok()) return bad(s.message);
+  // --dtype is what A must hold (bf16's <u2 / <V2 bits are read only when it says so).
+  DType asked;
+  const bool given = !r->types.in.empty() && parse_dtype(r->types.in, &asked);
+  Status s = read_npy(r->a_npy, &a, given ? &asked : nullptr);
+  if (!s.ok()) return bad(given && s.code == StatusCode::invalid_argument ? s.message + " (--dtype " + r->types.in + ")" : s.message);
+  if (!(s = read_npy(r->b_npy, &b, &a.type)).ok()) return bad(s.message);
   if (a.cols != b.cols)
     return bad("A is " + std::to_string(a.rows) + "x" + std::to_string(a.cols) + " and B is " + std::to_string(b.rows) +
                "x" + std::to_string(b.cols) + ": B must be (N,K) with the same K as A (M,K)");
   if (a.rows == 0 || a.cols == 0 || b.rows == 0) return bad("empty matrix in --a/--b");
-  DType want;
-  if (!r->types.in.empty() && parse_dtype(r->types.in, &want) && want != a.type)
-    return bad("--dtype " + r->types.in + " but the files hold " + to_string(a.type));
   r->shape = std::to_string(a.rows) + "x" + std::to_string(b.rows) + "x" + std::to_string(a.cols);
   r->lda = r->ldb = r->ldd = 0;
   r->types.in = to_string(a.type);
@@ -68,6 +69,14 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   std::string auto_choice, auto_why;
   std::vector<const Variant*> vs;
   if (!want_auto && !(s = select_variants(sel, types, &vs)).ok()) return s;
+  // A variant reads the files' bytes as its own input type: a kernel of another type is refused.
+  if (from_files)
+    for (const Variant* v : vs)  // the named ones: their peers (and "all") have the files' type
+      if (std::find(sel.kernels.begin(), sel.kernels.end(), v->name) != sel.kernels.end() &&
+          (v->a_type != types.in || v->b_type != types.in))
+        return bad("kernel '" + v->name + "' takes " + to_string(v->a_type) + " inputs but " + pr.a_npy + " and " +
+                   pr.b_npy + " hold " + to_string(types.in) + ": pick a " + to_string(types.in) +
+                   " variant (`pipegemm list`) or --kernel auto");
   // The shape before the GPU, so bad input is refused everywhere alike.
   Problem p;
   if (!(s = problem_for(pr, Variant{}, &p)).ok()) return s;
@@ -150,22 +159,33 @@ report::Document document(const VerifyReport& r) {
       {{"variant", "variant"}, {"shape", "shape"}, {"verdict", "verdict"}, {"", "detail", Show::text},
        {"message", "", Show::data}, {"checked", "", Show::data}, {"failures", "", Show::data},
        {"non_finite", "", Show::data}, {"max_abs_err", "", Show::data}, {"max_rel_err", "", Show::data},
-       {"worst.row", "", Show::data}, {"worst.col", "", Show::data}, {"worst.got", "", Show::data},
-       {"worst.ref", "", Show::data}, {"tolerance.abs", "", Show::data}, {"tolerance.rel", "", Show::data},
-       {"tolerance.rule", "", Show::data}});
+       {"max_abs.row", "", Show::data}, {"max_abs.col", "", Show::data}, {"max_abs.got", "", Show::data},
+       {"max_abs.ref", "", Show::data}, {"worst.row", "", Show::data}, {"worst.col", "", Show::data},
+       {"worst.got", "", Show::data}, {"worst.ref", "", Show::data}, {"worst.ratio", "", Show::data},
+       {"tolerance.abs", "", Show::data}, {"tolerance.rel", "", Show::data}, {"tolerance.rule", "", Show::data}});
   for (const VerifyRow& row : r.rows) {
     const CompareResult& c = row.outcome.result;
     const Status& st = row.outcome.status;
     std::string detail = st.message;
+    // Each error beside its own element: the largest |got - ref|, and the largest error / allowed.
+    auto at = [](int64_t i, int64_t j, double got, double ref) {
+      return " at (" + std::to_string(i) + "," + std::to_string(j) + ") got " + fixed(got, 4) + " ref " + fixed(ref, 4);
+    };
     if (row.ran) {
-      detail = "max abs " + fixed(c.max_abs_err, 5) + " at (" + std::to_string(c.worst_row) + "," +
-               std::to_string(c.worst_col) + ") got " + fixed(c.worst_got, 4) + " ref " + fixed(c.worst_ref, 4);
-      if (!st.ok()) detail = std::to_string(c.failures) + " bad; " + detail;
+      detail = c.max_abs_row < 0 ? "no finite element" : "max abs " + fixed(c.max_abs_err, 5) +
+                                   at(c.max_abs_row, c.max_abs_col, c.max_abs_got, c.max_abs_ref);
+      if (!st.ok())
+        detail = std::to_string(c.failures) + " bad; " + detail + "; worst " + fixed(c.worst_ratio, 2) + "x allowed" +
+                 at(c.worst_row, c.worst_col, c.worst_got, c.worst_ref);
     }
     auto ran = [&](Cell x) { return row.ran ? x : Cell(); };  // compared values exist only when it ran
+    auto finite = [&](Cell x) { return row.ran && c.max_abs_row >= 0 ? x : Cell(); };
+    // JSON has no Inf: a non-finite worst ratio is null.
+    const Cell ratio = std::isfinite(c.worst_ratio) ? Cell(c.worst_ratio) : Cell(nullptr);
     t.add({row.variant, row.shape, row.verdict, report::text_cell(detail), st.message, ran(c.checked), ran(c.failures),
-           ran(c.non_finite), ran(c.max_abs_err), ran(c.max_rel_err), ran(c.worst_row), ran(c.worst_col),
-           ran(c.worst_got), ran(c.worst_ref), ran(row.tolerance.abs), ran(row.tolerance.rel), ran(row.tolerance.rule)});
+           ran(c.non_finite), ran(c.max_abs_err), ran(c.max_rel_err), finite(c.max_abs_row), finite(c.max_abs_col),
+           finite(c.max_abs_got), finite(c.max_abs_ref), ran(c.worst_row), ran(c.worst_col), ran(c.worst_got),
+           ran(c.worst_ref), ran(ratio), ran(row.tolerance.abs), ran(row.tolerance.rel), ran(row.tolerance.rule)});
   }
   s.note(r.failures ? "FAILED: " + std::to_string(r.failures) + " variant(s)" : "all verified variants PASS");
   return d;

@@ -43,7 +43,11 @@ void compare_row(const T* got_row, const R* want_row, int64_t i, int64_t n, cons
       ++c.non_finite;
     } else {
       err = std::fabs(got - want);
-      c.max_abs_err = std::max(c.max_abs_err, err);
+      if (c.max_abs_row < 0 || err > c.max_abs_err) {
+        c.max_abs_err = err;
+        c.max_abs_row = i, c.max_abs_col = j;
+        c.max_abs_got = got, c.max_abs_ref = want;
+      }
       if (want != 0 && err > c.max_rel_err * mag) c.max_rel_err = std::max(c.max_rel_err, err / mag);
     }
     c.failures += err > allowed;
@@ -136,7 +140,11 @@ RunCheck check_run(const Problem& in, const uint8_t* d_alloc, int64_t offset, co
     c.checked += q.checked;
     c.failures += q.failures;
     c.non_finite += q.non_finite;
-    c.max_abs_err = std::max(c.max_abs_err, q.max_abs_err);
+    if (q.max_abs_row >= 0 && (c.max_abs_row < 0 || q.max_abs_err > c.max_abs_err)) {
+      c.max_abs_err = q.max_abs_err;
+      c.max_abs_row = q.max_abs_row, c.max_abs_col = q.max_abs_col;
+      c.max_abs_got = q.max_abs_got, c.max_abs_ref = q.max_abs_ref;
+    }
     c.max_rel_err = std::max(c.max_rel_err, q.max_rel_err);
     if (q.worst_row >= 0 && (c.worst_row < 0 || q.worst_ratio > c.worst_ratio)) {
       c.worst_ratio = q.worst_ratio;

@@ -60,15 +60,27 @@ Status parse_npy(const std::string& name, const std::vector<uint8_t>& b, NpyMatr
   if (dims.size() != 2)
     return Status::error(StatusCode::invalid_argument,
                          name + ": expected a 2-D matrix, got " + std::to_string(dims.size()) + " dimension(s)");
+  // bf16 has no NumPy type: its bits come as '<u2' (uint16) or, from ml_dtypes.bfloat16 via
+  // np.save, as the opaque 2-byte void '<V2' ('|V2' once numpy re-saves it). Those are read as
+  // bf16 only when bf16 is asked for; "bfloat16" (a header written from str(dtype)) names it.
+  const bool bits16 = descr == "<u2" || descr == "<V2" || descr == "|V2";
   DType t;
   if (descr == "<f2") t = DType::f16;
   else if (descr == "<f4") t = DType::f32;
   else if (descr == "|i1" || descr == "<i1") t = DType::i8;
   else if (descr == "<i4") t = DType::i32;
-  else if (descr == "<u2" && want && *want == DType::bf16) t = DType::bf16;
+  else if (descr == "bfloat16" || (bits16 && want && *want == DType::bf16)) t = DType::bf16;
+  else if (bits16 && !want)
+    return Status::error(StatusCode::invalid_argument,
+                         name + ": dtype '" + descr + "' is 2-byte bit patterns of no known type; they are read "
+                                "as bf16 only when bf16 is asked for (--dtype bf16)");
+  else if (bits16)
+    return Status::error(StatusCode::invalid_argument, name + ": dtype '" + descr + "' (bf16 bits) but " +
+                                                           to_string(*want) + " (" + descr_of(*want) + ") is needed");
   else
     return Status::error(StatusCode::invalid_argument,
-                         name + ": unsupported dtype '" + descr + "' (expected <f2, <f4, |i1, <i4, or <u2 for bf16)");
+                         name + ": unsupported dtype '" + descr +
+                             "' (accepted: <f2 f16, <f4 f32, |i1 i8, <i4 i32; bf16 as <u2 or ml_dtypes' <V2 with --dtype bf16)");
   if (want && *want != t)
     return Status::error(StatusCode::invalid_argument, name + ": dtype " + descr + " but " +
                                                            to_string(*want) + " (" + descr_of(*want) + ") is needed");

@@ -104,7 +104,6 @@ void ranking(report::Document& d, const PlanReport& p) {
 
 report::Document arch_table_document() {
   report::Document d;
-  d.json_root = "archs";
   report::Section& s = d.section();
   report::Table& t = s.table(
       "archs", "",

@@ -132,7 +132,11 @@ CompareResult compare_with_reference(const Problem& in, const void* D_host,
       } else {
         err = std::fabs(got - want);
         ratio = allowed > 0 ? err / allowed : (err > 0 ? INFINITY : 0);
-        r.max_abs_err = std::max(r.max_abs_err, err);
+        if (r.max_abs_row < 0 || err > r.max_abs_err) {
+          r.max_abs_err = err;
+          r.max_abs_row = i; r.max_abs_col = j;
+          r.max_abs_got = got; r.max_abs_ref = want;
+        }
         if (want != 0) r.max_rel_err = std::max(r.max_rel_err, err / std::fabs(want));
       }
       if (err > allowed) ++r.failures;
@@ -148,13 +152,15 @@ CompareResult compare_with_reference(const Problem& in, const void* D_host,
 }
 
 std::string CompareResult::summary() const {
-  char buf[400];
+  char buf[480];
   std::snprintf(buf, sizeof buf,
-                "%s: %lld/%lld elements outside tolerance (%lld non-finite); max abs err %.3g, "
-                "max rel err %.3g; worst at (%lld,%lld): got %.6g, ref %.6g (%.2fx allowed)",
+                "%s: %lld/%lld elements outside tolerance (%lld non-finite); max abs err %.3g at "
+                "(%lld,%lld): got %.6g, ref %.6g; max rel err %.3g; worst error/allowed %.2fx at "
+                "(%lld,%lld): got %.6g, ref %.6g",
                 pass ? "PASS" : "FAIL", (long long)failures, (long long)checked,
-                (long long)non_finite, max_abs_err, max_rel_err, (long long)worst_row,
-                (long long)worst_col, worst_got, worst_ref, worst_ratio);
+                (long long)non_finite, max_abs_err, (long long)max_abs_row, (long long)max_abs_col,
+                max_abs_got, max_abs_ref, max_rel_err, worst_ratio, (long long)worst_row,
+                (long long)worst_col, worst_got, worst_ref);
   return buf;
 }
 

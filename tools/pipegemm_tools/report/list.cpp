@@ -37,7 +37,6 @@ report::Document document(const ListReport& r) {
   using report::Cell;
   using report::Show;
   report::Document d;
-  d.json_root = "variants";  // `list --json` is the array of variants
   report::Table& t = d.section().table(
       "variants", "",
       {{"name", "variant"}, {"family", "family"}, {"rung", "rung"}, {"", "in/acc/out", Show::text},

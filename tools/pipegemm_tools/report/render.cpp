@@ -5,9 +5,15 @@
 
 #include "pipegemm_tools/report/json.hpp"
 
+#ifndef PIPEGEMM_VERSION
+#define PIPEGEMM_VERSION "0.1.0"
+#endif
+
 namespace pipegemm::report {
 
 using json = nlohmann::json;
+
+std::string version() { return PIPEGEMM_VERSION; }
 
 // ----- JSON ---------------------------------------------------------------------------------
 
@@ -49,6 +55,7 @@ std::string render_json(const Document& d) {
     for (const Table& t : s.tables)
       if (!t.key.empty() && t.show != Show::text) at_path(root, t.key) = table_json(t);
   }
+  if (d.json_root.empty()) root["pipegemm_version"] = version();  // the one place every report gets it
   const json& out = d.json_root.empty() ? root : at_path(root, d.json_root);
   return out.dump(2) + "\n";
 }

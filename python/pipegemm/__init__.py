@@ -1,0 +1,81 @@
+"""pipegemm: software-pipelined tiled GEMM on NVIDIA tensor cores.
+
+    import pipegemm
+    d = pipegemm.gemm(a, b)           # D (M,N) = A (M,K) @ B (N,K)^T, the variant chosen by "auto"
+
+a and b are CUDA tensors of any DLPack framework (torch, CuPy, JAX, ...), row- or column-major;
+the output is allocated with a's framework (torch, CuPy) unless `out` is given. The call runs on
+the framework's current stream and the tensors' device. PyTorch ops (torch.compile, autograd):
+`pipegemm.torch`.
+"""
+from ._pipegemm import __version__, gemm_into, variants
+
+__all__ = ["gemm", "gemm_into", "variants", "__version__"]
+
+_CUDA = 2  # DLPack kDLCUDA
+
+
+def _framework(t):
+    mod = type(t).__module__.split(".")[0]
+    return mod
+
+
+def _on_cuda(t, name):
+    dev = getattr(t, "__dlpack_device__", None)
+    if dev is None:
+        raise TypeError(f"pipegemm.gemm: {name} is not a DLPack tensor (torch, CuPy, JAX, ...)")
+    kind, _ = dev()
+    if int(kind) != _CUDA:
+        raise ValueError(f"pipegemm.gemm: {name} is not on a CUDA device: pipegemm runs on CUDA tensors")
+
+
+def _out_dtype_name(t):
+    s = str(t.dtype).replace("torch.", "")
+    return {"int8": "int32"}.get(s, s)
+
+
+def _empty(a, m, n, dtype):
+    fw = _framework(a)
+    if fw == "torch":
+        import torch
+
+        dt = dtype if dtype is not None else (torch.int32 if a.dtype == torch.int8 else a.dtype)
+        return torch.empty((m, n), dtype=dt, device=a.device)
+    if fw == "cupy":
+        import cupy
+
+        with cupy.cuda.Device(a.device.id):
+            return cupy.empty((m, n), dtype=dtype if dtype is not None else _out_dtype_name(a))
+    raise TypeError(f"pipegemm.gemm: cannot allocate an output for a {fw} tensor; pass out=")
+
+
+def _stream(a):
+    fw = _framework(a)
+    if fw == "torch":
+        import torch
+
+        return torch.cuda.current_stream(a.device).cuda_stream
+    if fw == "cupy":
+        import cupy
+
+        return cupy.cuda.get_current_stream().ptr
+    return 0
+
+
+def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=None):
+    """D (M,N) = a (M,K) @ b (N,K)^T.
+
+    variant: "auto" (pipegemm's choice by measured speed) or a registered name (`variants()`).
+    acc: accumulation type "f32" (default for floating inputs), "f16", or "i32" (int8 inputs).
+    out_dtype: the output's dtype when pipegemm allocates it (default: a's; int8 -> int32).
+    stream: a CUDA stream handle (int); default the framework's current stream.
+    Returns the output tensor. Raises ValueError (with pipegemm's reason) for anything refused.
+    """
+    _on_cuda(a, "a")
+    _on_cuda(b, "b")
+    if out is None:
+        out = _empty(a, a.shape[0], b.shape[0], out_dtype)
+    else:
+        _on_cuda(out, "out")
+    gemm_into(a, b, out, variant=variant, acc=acc or "", stream=_stream(a) if stream is None else int(stream))
+    return out

@@ -1,0 +1,130 @@
+// _pipegemm: the C++ API for Python. Takes any DLPack tensor (torch, CuPy, JAX, ...), reads its
+// type, shape and strides into a pipegemm::Problem, and runs gemm() on the caller's stream and the
+// tensors' device. Everything is checked before any launch; a refusal raises ValueError with
+// pipegemm's message, a CUDA failure RuntimeError. The Python side (pipegemm/__init__.py)
+// allocates outputs and picks the framework's current stream.
+#include <cuda_runtime.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pipegemm/pipegemm.hpp"
+#include "pipegemm/registry.hpp"
+
+namespace nb = nanobind;
+using In = nb::ndarray<nb::ro>;
+using Out = nb::ndarray<>;
+
+namespace {
+
+template <class T>
+pipegemm::DType dtype_of(const T& t, const char* name) {
+  using C = nb::dlpack::dtype_code;
+  const nb::dlpack::dtype d = t.dtype();
+  if (d.lanes == 1) {
+    if (d.code == uint8_t(C::Float) && d.bits == 16) return pipegemm::DType::f16;
+    if (d.code == uint8_t(C::Bfloat) && d.bits == 16) return pipegemm::DType::bf16;
+    if (d.code == uint8_t(C::Float) && d.bits == 32) return pipegemm::DType::f32;
+    if (d.code == uint8_t(C::Int) && d.bits == 8) return pipegemm::DType::i8;
+    if (d.code == uint8_t(C::Int) && d.bits == 32) return pipegemm::DType::i32;
+  }
+  throw nb::value_error((std::string(name) + ": dtype not supported (float16, bfloat16, float32, int8, int32 for D)").c_str());
+}
+
+// A 2-D tensor as (rows, cols, layout, leading dimension): RowMajor when its columns are
+// contiguous, ColMajor when its rows are; anything else (a transposed slice of a slice) refused.
+template <class T>
+void matrix_of(const T& t, const char* name, int64_t* rows, int64_t* cols, pipegemm::Layout* layout, int64_t* ld) {
+  if (t.ndim() != 2) throw nb::value_error((std::string(name) + ": a 2-D tensor is needed").c_str());
+  *rows = int64_t(t.shape(0));
+  *cols = int64_t(t.shape(1));
+  const int64_t s0 = t.stride(0), s1 = t.stride(1);
+  if (s1 == 1 || *cols == 1) {
+    *layout = pipegemm::Layout::RowMajor;
+    *ld = *rows == 1 ? *cols : s0;
+  } else if (s0 == 1 || *rows == 1) {
+    *layout = pipegemm::Layout::ColMajor;
+    *ld = *cols == 1 ? *rows : s1;
+  } else {
+    throw nb::value_error((std::string(name) + ": neither its rows nor its columns are contiguous (strides " +
+                           std::to_string(s0) + ", " + std::to_string(s1) + "); pass a .contiguous() copy")
+                              .c_str());
+  }
+}
+
+pipegemm::DType parse_acc(const std::string& acc, pipegemm::DType a) {
+  if (acc.empty()) return a == pipegemm::DType::i8 ? pipegemm::DType::i32 : pipegemm::DType::f32;
+  for (pipegemm::DType t : {pipegemm::DType::f16, pipegemm::DType::f32, pipegemm::DType::i32})
+    if (acc == pipegemm::to_string(t)) return t;
+  throw nb::value_error(("acc: '" + acc + "' is not f16, f32 or i32").c_str());
+}
+
+// D (M,N) = A (M,K) * B (N,K)^T. Returns the variant that ran.
+std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::string& acc,
+                      uintptr_t stream) {
+  const In* ins[] = {&a, &b};
+  const char* names[] = {"a", "b"};
+  for (int i = 0; i < 2; ++i)
+    if (ins[i]->device_type() != nb::device::cuda::value)
+      throw nb::value_error((std::string(names[i]) + " is not on a CUDA device: pipegemm runs on CUDA tensors").c_str());
+  if (d.device_type() != nb::device::cuda::value)
+    throw nb::value_error("out is not on a CUDA device: pipegemm runs on CUDA tensors");
+  if (a.device_id() != b.device_id() || a.device_id() != d.device_id())
+    throw nb::value_error("a, b and out are on different CUDA devices");
+
+  pipegemm::Problem p;
+  int64_t ar, ac, br, bc, dr, dc;
+  matrix_of(a, "a", &ar, &ac, &p.a_layout, &p.lda);
+  matrix_of(b, "b", &br, &bc, &p.b_layout, &p.ldb);
+  matrix_of(d, "out", &dr, &dc, &p.d_layout, &p.ldd);
+  if (ac != bc || dr != ar || dc != br)
+    throw nb::value_error(("shapes: a (" + std::to_string(ar) + ", " + std::to_string(ac) + "), b (" +
+                           std::to_string(br) + ", " + std::to_string(bc) + "), out (" + std::to_string(dr) + ", " +
+                           std::to_string(dc) + "): D (M,N) = A (M,K) B (N,K)^T needs a (M,K), b (N,K), out (M,N)")
+                              .c_str());
+  p.m = ar;
+  p.n = br;
+  p.k = ac;
+  p.a_type = dtype_of(a, "a");
+  p.b_type = dtype_of(b, "b");
+  p.d_type = dtype_of(d, "out");
+  p.acc_type = parse_acc(acc, p.a_type);
+
+  int prev = 0;
+  if (cudaGetDevice(&prev) != cudaSuccess) throw std::runtime_error("pipegemm: no usable CUDA device");
+  const int dev = int(a.device_id());
+  if (dev != prev && cudaSetDevice(dev) != cudaSuccess) throw std::runtime_error("pipegemm: cudaSetDevice failed");
+  std::string chosen;
+  pipegemm::Status s;
+  {
+    nb::gil_scoped_release release;
+    s = pipegemm::gemm(p, a.data(), b.data(), d.data(), {variant, reinterpret_cast<cudaStream_t_>(stream)}, &chosen);
+  }
+  if (dev != prev) cudaSetDevice(prev);
+  if (s.ok()) return chosen;
+  if (s.code == pipegemm::StatusCode::invalid_argument || s.code == pipegemm::StatusCode::not_supported)
+    throw nb::value_error(("pipegemm: " + s.message).c_str());
+  throw std::runtime_error("pipegemm: " + s.message);
+}
+
+std::vector<std::string> variant_names() {
+  std::vector<std::string> out;
+  for (const pipegemm::Variant& v : pipegemm::variants()) out.push_back(v.name);
+  return out;
+}
+
+}  // namespace
+
+NB_MODULE(_pipegemm, m) {
+  m.doc() = "pipegemm's C++ API (use the pipegemm package, not this module)";
+  m.attr("__version__") = PIPEGEMM_PY_VERSION;
+  m.def("gemm_into", &gemm_into, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("variant") = "auto",
+        nb::arg("acc") = "", nb::arg("stream") = 0,
+        "out (M,N) = a (M,K) @ b (N,K)^T on the tensors' device and the given stream; returns the variant run");
+  m.def("variants", &variant_names, "the registered variant names (kernels and cuBLAS peers)");
+}
