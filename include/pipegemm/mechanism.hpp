@@ -56,6 +56,9 @@ struct Mechanism {
   int consumers = 0;           // MMA-issuing warpgroups of a warp-specialized kernel
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
+  // > 1: K split over up to this many CTAs per output tile when tiles alone leave SMs idle; each
+  // writes fp32 partials, the last to finish sums them in split order (bitwise repeatable).
+  int split_k = 0;
 };
 
 inline const char* to_string(LoadPath x) {

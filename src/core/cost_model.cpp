@@ -16,6 +16,7 @@
 #include <cstdio>
 
 #include "kernels/pack.hpp"
+#include "kernels/split_k.hpp"
 #include "pipegemm/dispatch.hpp"
 
 namespace pipegemm {
@@ -130,7 +131,11 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
       if (a.max_blocks_per_sm > 0) blocks = std::min(blocks, a.max_blocks_per_sm);
       blocks = std::max(blocks, 1);
     }
-    wave_cost(v.tile.bm, v.tile.bn, blocks, 1.0, 1, &e);
+    // Split-K variants: the launcher's own plan (src/kernels/split_k.hpp).
+    const int split = v.mech.split_k > 1 ? detail::split_plan(p.m, p.n, p.k, v.tile.bm, v.tile.bn, v.tile.bk,
+                                                               v.mech.split_k, int64_t(a.sm_count) * blocks).splits
+                                         : 1;
+    wave_cost(v.tile.bm, v.tile.bn, blocks, 1.0, split, &e);
   }
   e.memory_bound = e.memory_us > e.compute_us;
   e.us = kLaunchUs + std::max(e.compute_us, e.memory_us);

@@ -8,15 +8,27 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cute_types.cuh"
 #include "kernels/launch_util.cuh"
+#include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
+
+// A config's split-K bound (k4's kMaxSplit; 0 for the rungs without one).
+template <class Cfg, class = void>
+struct MaxSplitOf {
+  static constexpr int value = 0;
+};
+template <class Cfg>
+struct MaxSplitOf<Cfg, std::void_t<decltype(Cfg::kMaxSplit)>> {
+  static constexpr int value = Cfg::kMaxSplit;
+};
 
 template <class Types, class Cfg, auto Kernel>
 struct LadderVariant {
@@ -28,16 +40,44 @@ struct LadderVariant {
   static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
     Status st = prepare_smem(Kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
-    const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
-    const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
-    // 2-D (x = N tiles, y = M tiles); 1-D swizzled (raster_tile in the kernel); persistent: one
-    // CTA per SM (at most one per tile), each walking tiles in the swizzled order.
-    const dim3 grid = kMech.order == TileOrder::persistent ? dim3(std::min(num_m * num_n, unsigned(device_info().sm_count)))
-                      : kMech.order == TileOrder::swizzled ? dim3(num_m * num_n)
-                                                           : dim3(num_n, num_m);
-    Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
+    if constexpr (MaxSplitOf<Cfg>::value > 1) {
+      return launch_split(p, A, B, D, s);
+    } else {
+      const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
+      const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
+      // 2-D (x = N tiles, y = M tiles); 1-D swizzled (raster_tile in the kernel); persistent: one
+      // CTA per SM (at most one per tile), each walking tiles in the swizzled order.
+      const dim3 grid = kMech.order == TileOrder::persistent ? dim3(std::min(num_m * num_n, unsigned(device_info().sm_count)))
+                        : kMech.order == TileOrder::swizzled ? dim3(num_m * num_n)
+                                                             : dim3(num_n, num_m);
+      Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
+          static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
+          int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
+      return after_launch(Cfg::Name::kName);
+    }
+  }
+
+  // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only
+  // when K is split.
+  static Status launch_split(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+    static int blocks_per_sm = 0;  // the kernel's occupancy: the same on every device of a process's GPU type
+    if (blocks_per_sm <= 0) {
+      Status st = occupancy(&blocks_per_sm, nullptr);
+      if (!st.ok()) return st;
+    }
+    const SplitPlan sp = split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
+                                    int64_t(device_info().sm_count) * std::max(blocks_per_sm, 1));
+    typename Cfg::SplitArgs args{nullptr, nullptr, sp.k_tiles_per_split};
+    if (sp.splits > 1) {
+      SplitWorkspace ws;
+      Status st = split_workspace(s, sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * Cfg::BM * Cfg::BN, &ws);
+      if (!st.ok()) return st;
+      args.partials = ws.partials;
+      args.counters = ws.counters;
+    }
+    Kernel<<<dim3(unsigned(sp.tiles), unsigned(sp.splits)), Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
         static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
-        int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
+        int(p.k), int(p.lda), int(p.ldb), int(p.ldd), args);
     return after_launch(Cfg::Name::kName);
   }
 
@@ -111,3 +151,8 @@ struct LadderVariant {
   PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K4_PERSISTENT(t, bm, bn, bk, s, wm, wn, g), "k4_multistage", 4, \
                         t, k4::MultistageConfig, k4::k4_multistage_kernel, (bm, bn, bk, s, wm, wn, g), \
                         PIPEGEMM_ARGS(, true))
+// Split-K over up to 16 CTAs per tile (kernel.cuh, src/kernels/split_k.hpp).
+#define PIPEGEMM_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g)                                               \
+  PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g), "k4_multistage", 4, t,  \
+                        k4::MultistageConfig, k4::k4_splitk_kernel, (bm, bn, bk, s, wm, wn, g),       \
+                        PIPEGEMM_ARGS(, false, 16))

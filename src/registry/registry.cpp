@@ -67,6 +67,9 @@ std::string describe(const Variant& v) {
   if (m.mma == MmaKind::wgmma) parts.push_back("wgmma");
   if (m.warp_specialized) parts.push_back("warp-specialized");
   if (m.order == TileOrder::persistent) parts.push_back("persistent");
+  if (m.split_k > 1)
+    parts.push_back("split-K over up to " + std::to_string(m.split_k) +
+                    " CTAs when tiles leave SMs idle, fp32 partials summed in split order by the last");
   if (m.max_cluster > 1)
     parts.push_back(std::to_string(m.max_cluster) + "-CTA clusters multicasting B when K >= 2048");
   else if (m.warp_specialized)

@@ -16,6 +16,8 @@
 #define PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(k4, t, bm, bn, bk), _s##s)
 #define PIPEGEMM_NAME_K4_PERSISTENT(t, bm, bn, bk, s, wm, wn, g) \
   PIPEGEMM_CAT(PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g), _persistent)
+#define PIPEGEMM_NAME_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g) \
+  PIPEGEMM_CAT(PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g), _splitk)
 #define PIPEGEMM_NAME_SEED(t, bm, bn, bk, s) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(seed, t, bm, bn, bk), _s##s)
 #define PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(k5, t, bm, bn, bk), _s##s)
 #define PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _nocluster)

@@ -11,10 +11,17 @@
 //   - optionally persistent (one CTA per SM walks tiles blockIdx.x, +gridDim.x, ...): the ring
 //     never drains between tiles -- it fetches the next tile's first k_tiles while this tile's
 //     last ones compute and its epilogue stores, so no tile pays a prologue;
-//   - 64-bit row strides (as in every rung): M * lda may exceed 2^31 elements.
+//   - 64-bit row strides (as in every rung): M * lda may exceed 2^31 elements;
+//   - optionally split-K (k4_splitk_kernel): blockIdx.y takes one share of K; each CTA writes
+//     its fp32 accumulators to a workspace, and the last of a tile's CTAs to arrive (a counter
+//     per tile) adds the shares up in split order -- the same order every run, so the result is
+//     bitwise repeatable -- and runs the epilogue. For tiles too few to fill the GPU: decode
+//     (M = 1..16) and thin problems.
 #pragma once
 
 #include <cute/tensor.hpp>
+
+#include <type_traits>
 
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "pipegemm/pipeline/ring_state.cuh"
@@ -24,38 +31,86 @@ namespace pipegemm::kernels::k4 {
 
 using namespace cute;
 
+// The split-K kernel's workspace (src/kernels/split_k.hpp) and its share of K.
+struct SplitKArgs {
+  float* partials;      // (tiles, splits, fragment, threads) fp32
+  int* counters;        // one per tile, zero on entry, left zero
+  int k_tiles_per_split;
+};
+
 template <class Ops, int BM, int BN, int BK, int STAGES, int WM, int WN, int RASTER_GROUP, class Name,
-          bool PERSISTENT = false>
+          bool PERSISTENT = false, int MAX_SPLIT = 0>
 struct MultistageConfig : common::SmemTileConfig<Ops, BM, BN, BK, STAGES, WM, WN, Name> {
   using Base = common::SmemTileConfig<Ops, BM, BN, BK, STAGES, WM, WN, Name>;
   static constexpr int kRasterGroup = RASTER_GROUP;
   static constexpr bool kPersistent = PERSISTENT;
+  static constexpr int kMaxSplit = MAX_SPLIT;  // > 1: the split-K kernel (k4_splitk_kernel)
+  using SplitArgs = SplitKArgs;
   // The epilogue's staging tile: after the ring when persistent (the ring is still filling with
   // the next tile), else in the drained ring; the CTA asks for what that needs.
   static constexpr int kEpilogueBytes = BM * (BN + 8) * int(sizeof(typename Ops::TD));
   static constexpr int kEpilogueOffset = PERSISTENT ? Base::kRingBytes : 0;
   static constexpr int kSmemBytes = PERSISTENT ? Base::kRingBytes + kEpilogueBytes
                                     : Base::kRingBytes > kEpilogueBytes ? Base::kRingBytes : kEpilogueBytes;
-  static constexpr Mechanism kMechanism =
-      Base::smem_mechanism(LoadPath::cp_async, PipelineKind::cp_async_ring,
-                           PERSISTENT ? TileOrder::persistent : TileOrder::swizzled, EpilogueKind::smem_staged,
-                           RASTER_GROUP);
+  static constexpr Mechanism kMechanism = [] {
+    Mechanism m = Base::smem_mechanism(LoadPath::cp_async, PipelineKind::cp_async_ring,
+                                       PERSISTENT ? TileOrder::persistent : TileOrder::swizzled,
+                                       EpilogueKind::smem_staged, RASTER_GROUP);
+    m.split_k = MAX_SPLIT;
+    return m;
+  }();
   static_assert(STAGES >= 2 && STAGES <= 8, "a ring of 2..8 slots (cp_async_wait<STAGES-2>)");
   static_assert(RASTER_GROUP >= 1, "at least one row tile per group");
   static_assert(kSmemBytes <= common::kSmemPerBlockOptin, "ring and epilogue tile must fit the smem opt-in");
+  static_assert(MAX_SPLIT <= 1 || (!PERSISTENT && std::is_same_v<typename Ops::TAcc, float>),
+                "split-K: one tile per CTA, fp32 partials");
 };
 
+// Split-K: this CTA's accumulators -> its slot of the tile's partials (each thread its own
+// fragment, element-major so a warp's stores are contiguous), then a counter per tile. The last
+// CTA to arrive sums the splits' partials in split order 0, 1, ... into tCrD and returns true
+// (it runs the epilogue); the others return false. L2-coherent stores and loads (st.cg / ld.cg)
+// with a fence each side of the counter: the pattern of CUDA's threadFenceReduction sample.
+template <class Cfg, class Acc>
+CUTE_DEVICE bool k4_split_reduce(Acc& tCrD, SplitKArgs const& split) {
+  constexpr int kFrag = decltype(size(tCrD))::value;
+  constexpr int kThreads = Cfg::kNumThreads;
+  const int tid = threadIdx.x, splits = int(gridDim.y);
+  float* tile = split.partials + int64_t(blockIdx.x) * splits * kFrag * kThreads;
+  float* mine = tile + int64_t(blockIdx.y) * kFrag * kThreads;
+  CUTE_UNROLL
+  for (int i = 0; i < kFrag; ++i) __stcg(mine + i * kThreads + tid, float(tCrD(i)));
+  __threadfence();
+  __syncthreads();
+  __shared__ int last;
+  if (tid == 0) last = atomicAdd(split.counters + blockIdx.x, 1) == splits - 1;
+  __syncthreads();
+  if (!last) return false;
+  __threadfence();
+  CUTE_UNROLL
+  for (int i = 0; i < kFrag; ++i) {
+    float sum = 0.0f;
+    for (int s = 0; s < splits; ++s) sum += __ldcg(tile + (int64_t(s) * kFrag + i) * kThreads + tid);
+    tCrD(i) = sum;
+  }
+  if (tid == 0) split.counters[blockIdx.x] = 0;  // ready for the next launch
+  return true;
+}
+
+// The kernel body; k4_multistage_kernel and k4_splitk_kernel are its two entry points.
 template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kNumThreads, 1)
-    k4_multistage_kernel(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
-                         const typename Cfg::TA* __restrict__ Bptr, int M, int N, int K, int lda,
-                         int ldb, int ldd) {
+CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
+                                    const typename Cfg::TA* __restrict__ Bptr, int M, int N, int K, int lda, int ldb,
+                                    int ldd, SplitKArgs const& split) {
   using TD = typename Cfg::TD;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES;
+  constexpr bool kSplitK = Cfg::kMaxSplit > 1;
   extern __shared__ __align__(128) unsigned char smem_raw[];
   const int tid = threadIdx.x;
   const int num_m = (M + BM - 1) / BM, num_n = (N + BN - 1) / BN;
-  const int k_tiles = (K + BK - 1) / BK;
+  // This CTA's k_tiles: all of them, or (split-K) its share [k_begin, k_begin + k_tiles).
+  const int k_begin = kSplitK ? int(blockIdx.y) * split.k_tiles_per_split : 0;
+  const int k_tiles = kSplitK ? min((K + BK - 1) / BK - k_begin, split.k_tiles_per_split) : (K + BK - 1) / BK;
   // This CTA's tiles, in raster order: blockIdx.x, +gridDim.x, ... (one unless persistent; a
   // compile-time one, so the single-tile kernel keeps its registers).
   const int my_tiles =
@@ -88,9 +143,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   pipeline::TileCoord fetch_tile = tile_of(0);
   auto fetch_k_tile = [&]() {
     if (fetch_local < my_tiles) {
-      common::g2s_cp_async_k_tile(g2s_atom, g2s, fetch_k, smem_write.index, M - fetch_tile.m * BM,
-                                  N - fetch_tile.n * BN, K - fetch_k * BK, int64_t(fetch_tile.m) * BM * lda,
-                                  int64_t(fetch_tile.n) * BN * ldb);
+      common::g2s_cp_async_k_tile(g2s_atom, g2s, k_begin + fetch_k, smem_write.index, M - fetch_tile.m * BM,
+                                  N - fetch_tile.n * BN, K - (k_begin + fetch_k) * BK,
+                                  int64_t(fetch_tile.m) * BM * lda, int64_t(fetch_tile.n) * BN * ldb);
       ++smem_write;
       if (++fetch_k == k_tiles) {
         fetch_k = 0;
@@ -148,11 +203,31 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       cp_async_wait<0>();
       __syncthreads();
     }
+    if constexpr (kSplitK) {
+      if (gridDim.y > 1 && !k4_split_reduce<Cfg>(tCrD, split)) return;  // another CTA finishes the tile
+    }
     common::epilogue_smem<TD, BM, BN, Cfg::kNumThreads>(
         thr_mma, tCrD, reinterpret_cast<TD*>(smem_raw + Cfg::kEpilogueOffset),
         Dptr + int64_t(tile.m) * BM * ldd + int64_t(tile.n) * BN, ldd, M - tile.m * BM, N - tile.n * BN);
     clear(tCrD);
   }
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kNumThreads, 1)
+    k4_multistage_kernel(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
+                         const typename Cfg::TA* __restrict__ Bptr, int M, int N, int K, int lda,
+                         int ldb, int ldd) {
+  k4_multistage_body<Cfg>(Dptr, Aptr, Bptr, M, N, K, lda, ldb, ldd, SplitKArgs{nullptr, nullptr, 0});
+}
+
+// grid (tiles, splits); 1 split: the plain kernel's work.
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kNumThreads, 1)
+    k4_splitk_kernel(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
+                     const typename Cfg::TA* __restrict__ Bptr, int M, int N, int K, int lda, int ldb, int ldd,
+                     SplitKArgs split) {
+  k4_multistage_body<Cfg>(Dptr, Aptr, Bptr, M, N, K, lda, ldb, ldd, split);
 }
 
 }  // namespace pipegemm::kernels::k4

@@ -1,0 +1,48 @@
+// Split-K (k4 *_splitk variants): how many CTAs share one output tile's K, and the workspace
+// their fp32 partials go to. One plan for the launcher and the cost model.
+//
+// Splits fill the GPU when the output tiles alone would leave SMs idle (decode and thin
+// problems: 1x4096x14336 has 64 tiles of 16x64 for 132 SMs x 3 CTAs): as many whole waves of
+// CTAs as the slots (SMs x CTAs per SM) hold, at most max_split, each split at least
+// kMinKTilesPerSplit k_tiles so the ring's prologue stays a small share of its work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "pipegemm/pipegemm.hpp"
+
+namespace pipegemm::detail {
+
+inline constexpr int kMinKTilesPerSplit = 4;
+
+struct SplitPlan {
+  int splits = 1;
+  int k_tiles_per_split = 0;  // every split but the last has this many; none is empty
+  int64_t tiles = 0;          // output tiles (BM x BN)
+};
+
+inline SplitPlan split_plan(int64_t m, int64_t n, int64_t k, int bm, int bn, int bk, int max_split, int64_t slots) {
+  SplitPlan p;
+  p.tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  const int64_t k_tiles = (k + bk - 1) / bk;
+  int64_t want = p.tiles < slots ? slots / p.tiles : 1;
+  if (want > max_split) want = max_split;
+  if (want > k_tiles / kMinKTilesPerSplit) want = k_tiles / kMinKTilesPerSplit;
+  if (want < 1) want = 1;
+  p.k_tiles_per_split = int((k_tiles + want - 1) / want);
+  p.splits = int((k_tiles + p.k_tiles_per_split - 1) / p.k_tiles_per_split);
+  return p;
+}
+
+// The workspace of one launch: `counters` (one int per tile, zero between launches: the last CTA
+// of a tile resets its own) and `partials` (splits x tiles x BM x BN floats). One per (device,
+// stream), grown when a launch needs more, allocated and zeroed in stream order: launches on one
+// stream share it safely, launches on different streams never do.
+struct SplitWorkspace {
+  int* counters = nullptr;
+  float* partials = nullptr;
+};
+Status split_workspace(cudaStream_t_ stream, int64_t tiles, size_t partial_floats, SplitWorkspace* out);
+
+}  // namespace pipegemm::detail
