@@ -28,7 +28,7 @@ struct DeviceInfo {
   int mem_bus_bits = 0;
 };
 
-// Queried once per process (device 0 or $PIPEGEMM_DEVICE); cheap afterwards.
+// The caller's current device (cudaGetDevice), queried on first use of each device; cheap afterwards.
 const DeviceInfo& device_info();
 
 }  // namespace pipegemm

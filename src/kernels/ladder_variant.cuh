@@ -109,6 +109,9 @@ struct LadderVariant {
     v.symbol = std::string(Cfg::Name::kName) + "E";  // the Name tag closes the mangled config
     v.launch = &launch;
     v.occupancy = &occupancy;
+    // Split-K runs by name until it beats the best cuBLAS somewhere: on the H200 decode suite it
+    // reached 0.71-0.99 of it (docs/split_k.md), and the cost model cannot yet tell it apart.
+    if constexpr (MaxSplitOf<Cfg>::value > 1) v.auto_candidate = false;
     return v;
   }
 };
