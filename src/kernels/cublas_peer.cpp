@@ -19,24 +19,9 @@
 namespace pipegemm::detail {
 namespace {
 
-// One handle per (device, thread): a handle belongs to the device current when it was made, and
-// cublasSetStream on a handle shared by threads races with their calls. A thread's handles go back
-// to a per-device pool when it exits (never destroyed: at exit the context may already be gone).
-struct HandlePool {
-  std::mutex mu;
-  std::map<int, std::vector<cublasHandle_t>> free;
-};
-HandlePool& pool() {
-  static HandlePool* p = new HandlePool;  // outlives every thread's handles
-  return *p;
-}
 struct ThreadHandles {
   std::map<int, cublasHandle_t> by_device;
-  ~ThreadHandles() {
-    HandlePool& p = pool();
-    std::lock_guard<std::mutex> lock(p.mu);
-    for (auto& [dev, h] : by_device) p.free[dev].push_back(h);
-  }
+  ~ThreadHandles() { HandlePool<cublasHandle_t>::get().give_back(by_device); }
 };
 
 cublasHandle_t handle(Status* err) {
@@ -49,12 +34,7 @@ cublasHandle_t handle(Status* err) {
   thread_local ThreadHandles mine;
   cublasHandle_t& h = mine.by_device[dev];
   if (h) return h;
-  {
-    HandlePool& p = pool();
-    std::lock_guard<std::mutex> lock(p.mu);
-    if (auto& f = p.free[dev]; !f.empty()) h = f.back(), f.pop_back();
-  }
-  if (h) return h;
+  if ((h = HandlePool<cublasHandle_t>::get().take(dev))) return h;
   cublasStatus_t st = cublasCreate(&h);
   if (st == CUBLAS_STATUS_SUCCESS)
     st = cublasSetMathMode(h, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));

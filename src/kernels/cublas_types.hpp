@@ -7,10 +7,43 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
 
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm::detail {
+
+// Handles of exited threads, per device, for the next thread that needs one (never destroyed:
+// at exit the context may already be gone). Both peers keep one handle per (device, thread): a
+// handle belongs to the device current when it was made, and cublasSetStream on a handle shared
+// by threads races with their calls. H: cublasHandle_t or cublasLtHandle_t.
+template <class H>
+class HandlePool {
+ public:
+  static HandlePool& get() {
+    static HandlePool* p = new HandlePool;  // outlives every thread's handles
+    return *p;
+  }
+  H take(int dev) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<H>& f = free_[dev];
+    if (f.empty()) return nullptr;
+    H h = f.back();
+    f.pop_back();
+    return h;
+  }
+  void give_back(const std::map<int, H>& by_device) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [dev, h] : by_device)
+      if (h) free_[dev].push_back(h);
+  }
+
+ private:
+  std::mutex mu_;
+  std::map<int, std::vector<H>> free_;
+};
 
 inline cudaDataType_t cuda_type(DType t) {
   switch (t) {

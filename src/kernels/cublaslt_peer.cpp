@@ -42,28 +42,15 @@ Status lt_status(cublasStatus_t st, const char* what) {
   return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cublasGetStatusString(st));
 }
 
-// Handles of exited threads, per device, for the next thread (never destroyed: at exit the
-// context may already be gone).
-struct HandlePool {
-  std::mutex mu;
-  std::map<int, std::vector<cublasLtHandle_t>> free;
-};
-HandlePool& handle_pool() {
-  static HandlePool* p = new HandlePool;  // outlives every thread's state
-  return *p;
-}
-
 // A thread's handles (per device) and workspaces (per device and stream). A workspace is used
 // only by work queued on its stream, in order; cudaFree at thread exit waits for that work.
 struct ThreadState {
   std::map<int, cublasLtHandle_t> handles;
-  std::map<std::pair<int, cudaStream_t>, void*> workspaces;
+  std::map<std::pair<int, unsigned long long>, void*> workspaces;  // (device, stream id)
   ~ThreadState() {
     for (auto& [key, ws] : workspaces) cudaFree(ws);
     cudaGetLastError();
-    HandlePool& p = handle_pool();
-    std::lock_guard<std::mutex> lock(p.mu);
-    for (auto& [dev, h] : handles) p.free[dev].push_back(h);
+    HandlePool<cublasLtHandle_t>::get().give_back(handles);
   }
 };
 
@@ -71,20 +58,20 @@ Status thread_state(int dev, cudaStream_t s, cublasLtHandle_t* handle, void** wo
   thread_local ThreadState mine;
   cublasLtHandle_t& h = mine.handles[dev];
   if (!h) {
-    {
-      HandlePool& p = handle_pool();
-      std::lock_guard<std::mutex> lock(p.mu);
-      if (auto& f = p.free[dev]; !f.empty()) h = f.back(), f.pop_back();
-    }
+    h = HandlePool<cublasLtHandle_t>::get().take(dev);
     if (Status st = h ? Status::success() : lt_status(cublasLtCreate(&h), "cublasLtCreate"); !st.ok()) {
       h = nullptr;
       return st;
     }
   }
-  void*& ws = mine.workspaces[{dev, s}];
+  // Keyed by the stream's id, not its handle: a destroyed stream's handle may come back for a new
+  // stream while the old one's work still runs.
+  unsigned long long id = 0;
+  if (Status st = cuda_status(cudaStreamGetId(s, &id), "cudaStreamGetId"); !st.ok()) return st;
+  void*& ws = mine.workspaces[{dev, id}];
   if (!ws) {
     if (Status st = cuda_status(cudaMalloc(&ws, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace)"); !st.ok()) {
-      mine.workspaces.erase({dev, s});
+      mine.workspaces.erase({dev, id});
       return st;
     }
   }

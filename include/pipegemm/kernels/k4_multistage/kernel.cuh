@@ -87,11 +87,14 @@ CUTE_DEVICE bool k4_split_reduce(Acc& tCrD, SplitKArgs const& split) {
   __syncthreads();
   if (!last) return false;
   __threadfence();
+  // Split outer, fragment inner: each split's kFrag loads are independent and fly together, so
+  // the sum waits `splits` L2 round trips, not splits x kFrag. Per element the order is the same.
   CUTE_UNROLL
-  for (int i = 0; i < kFrag; ++i) {
-    float sum = 0.0f;
-    for (int s = 0; s < splits; ++s) sum += __ldcg(tile + (int64_t(s) * kFrag + i) * kThreads + tid);
-    tCrD(i) = sum;
+  for (int i = 0; i < kFrag; ++i) tCrD(i) = 0.0f;
+  for (int s = 0; s < splits; ++s) {
+    const float* part = tile + int64_t(s) * kFrag * kThreads + tid;
+    CUTE_UNROLL
+    for (int i = 0; i < kFrag; ++i) tCrD(i) += __ldcg(part + i * kThreads);
   }
   if (tid == 0) split.counters[blockIdx.x] = 0;  // ready for the next launch
   return true;
