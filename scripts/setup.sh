@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what pipegemm needs on a fresh Debian 12 / 13 machine with the CUDA 13 toolkit:
-#   Debian : cmake, ninja, CLI11, nlohmann-json, GoogleTest, python3-venv
+#   Debian : cmake, ninja, CLI11, nlohmann-json, GoogleTest, python3-venv, python3-dev (the extension)
 #   PyPI   : into the project's virtual environment .venv (a stock Debian's python3 is externally
 #            managed, PEP 668): the CuTe/CUTLASS headers (nvidia-cutlass, --no-deps), cuobjdump +
 #            nvdisasm (for `pipegemm sass`), and the Python package's build tools
@@ -15,7 +15,7 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 
 need_apt=()
-for p in libcli11-dev nlohmann-json3-dev libgtest-dev ninja-build cmake python3 python3-venv; do
+for p in libcli11-dev nlohmann-json3-dev libgtest-dev ninja-build cmake python3 python3-venv python3-dev; do
   dpkg -s "$p" >/dev/null 2>&1 || need_apt+=("$p")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then

@@ -36,6 +36,7 @@ void add_sass(CLI::App& app, int* rc);
 void add_plan(CLI::App& app, int* rc);
 void add_fuzz(CLI::App& app, int* rc);
 void add_tune(CLI::App& app, int* rc);
+void add_plot(CLI::App& app, int* rc);
 int seed_experiment(bool json);
 
 }  // namespace pipegemm::cli

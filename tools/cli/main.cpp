@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   add_plan(app, &rc);
   add_fuzz(app, &rc);
   add_tune(app, &rc);
+  add_plot(app, &rc);
   try {
     app.parse(argc, argv);
   } catch (const DeviceRefused& e) {
