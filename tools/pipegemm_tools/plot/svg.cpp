@@ -15,8 +15,8 @@
 namespace pipegemm::plot {
 namespace {
 
-constexpr double kW = 960, kH = 600;                     // the picture
-constexpr double kL = 80, kR = 330, kT = 50, kB = 110;  // margins; the legend sits right
+constexpr double kW = 1140, kH = 600;                    // the picture
+constexpr double kL = 80, kR = 470, kT = 50, kB = 110;  // margins; the legend sits right
 const char* const kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                 "#17becf", "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f"};
 
@@ -100,7 +100,7 @@ class Svg {
 // The frame: axes, ticks, grid, labels, title.
 void frame(Svg& s, const Axis& x, const Axis& y, const std::string& xlabel, const std::string& ylabel,
            const std::string& title, bool x_ticks = true) {
-  s.text(kW / 2 - kR / 2, 28, title, "middle", 15);
+  s.text(kL, 28, title, "start", 14);
   for (double t : y.ticks()) {
     s.line(kL, y.at(t), kW - kR, y.at(t), "#e6e6e6");
     s.text(kL - 6, y.at(t) + 4, num(t), "end");
@@ -120,7 +120,7 @@ struct Legend {
   double y = kT + 4;
   void add(Svg& s, const std::string& color, bool dash, const std::string& label) {
     s.line(kW - kR + 16, y, kW - kR + 40, y, color, 2.5, dash);
-    s.text(kW - kR + 46, y + 4, label, "start", 11);
+    s.text(kW - kR + 46, y + 4, label, "start", 10);
     y += 17;
   }
 };
