@@ -15,3 +15,8 @@
   PYTHONPATH="$PWD/$BUILD/pylib" python3 -m unittest discover -s python/tests -t python/tests -v
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+{
+  echo; echo "\$ PYTHONPATH=$BUILD/pylib python3 python/bench_overhead.py"
+  PYTHONPATH="$PWD/$BUILD/pylib" python3 python/bench_overhead.py
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
