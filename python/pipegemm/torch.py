@@ -86,7 +86,7 @@ def _addmm(input: Tensor, a: Tensor, b: Tensor, beta: float, alpha: float) -> Te
 
 @_addmm.register_fake
 def _(input: Tensor, a: Tensor, b: Tensor, beta: float, alpha: float) -> Tensor:
-    return a.new_empty((a.shape[0], b.shape[1]))
+    return a.new_empty((a.shape[0], b.shape[1]), dtype=_out_dtype(a))
 
 
 def _addmm_setup(ctx, inputs, output):
@@ -122,7 +122,7 @@ def _linear(x: Tensor, w: Tensor, bias: Optional[Tensor]) -> Tensor:
 
 @_linear.register_fake
 def _(x: Tensor, w: Tensor, bias: Optional[Tensor]) -> Tensor:
-    return x.new_empty((*x.shape[:-1], w.shape[0]))
+    return x.new_empty((*x.shape[:-1], w.shape[0]), dtype=_out_dtype(x))
 
 
 def _linear_setup(ctx, inputs, output):
