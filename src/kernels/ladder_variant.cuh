@@ -15,6 +15,7 @@
 #include "kernels/launch_util.cuh"
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "registry/table.hpp"
 
@@ -60,11 +61,10 @@ struct LadderVariant {
   // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only
   // when K is split.
   static Status launch_split(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
-    static int blocks_per_sm = 0;  // the kernel's occupancy: the same on every device of a process's GPU type
-    if (blocks_per_sm <= 0) {
-      Status st = occupancy(&blocks_per_sm, nullptr);
-      if (!st.ok()) return st;
-    }
+    // The occupancy auto's cost model reads (resident_blocks: per device, asked once), so the
+    // launcher and the model plan the same split.
+    static const Variant* const self = find_variant(Cfg::Name::kName);
+    const int blocks_per_sm = self ? resident_blocks(*self) : 0;
     const SplitPlan sp = split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
                                     int64_t(device_info().sm_count) * std::max(blocks_per_sm, 1));
     typename Cfg::SplitArgs args{nullptr, nullptr, sp.k_tiles_per_split};
