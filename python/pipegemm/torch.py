@@ -30,11 +30,20 @@ def _out_dtype(t: Tensor) -> torch.dtype:
     return torch.int32 if t.dtype == torch.int8 else t.dtype
 
 
+def _strided(t: Tensor) -> Tensor:
+    """t as pipegemm takes a matrix: rows or columns contiguous. A torch op takes any strides, so
+    the others (an expanded gradient has strides (0, 0), a slice of a transpose neither) are copied."""
+    rows, cols = t.shape
+    if (t.stride(1) == 1 or cols == 1) or (t.stride(0) == 1 or rows == 1):
+        return t
+    return t.contiguous()
+
+
 def _tn(a: Tensor, b_nk: Tensor) -> Tensor:
     """a (M,K) @ b_nk (N,K)^T through pipegemm's auto."""
     out = torch.empty((a.shape[0], b_nk.shape[0]), dtype=_out_dtype(a), device=a.device)
     # detach(): DLPack refuses tensors that require grad; autograd is the op's own (below).
-    gemm_into(a.detach(), b_nk.detach(), out, stream=torch.cuda.current_stream(a.device).cuda_stream)
+    gemm_into(_strided(a.detach()), _strided(b_nk.detach()), out, stream=torch.cuda.current_stream(a.device).cuda_stream)
     return out
 
 

@@ -58,6 +58,17 @@ class TorchGpu(unittest.TestCase):
             want = torch.nn.functional.gelu((a.double() @ w.double().t()) + bias.double())
             self.check(pgt.linear(a, w, bias, activation="gelu"), want, dtype, 64)
 
+    def test_ops_take_any_strides(self):
+        import pipegemm.torch as pgt
+
+        # An expanded row (strides (0, 1)), an expanded scalar (0, 0), a transposed slice (neither
+        # dimension contiguous): a torch op takes them all.
+        a = torch.randn(1, 48, device="cuda", dtype=torch.float16).expand(33, 48)
+        g = torch.ones((), device="cuda", dtype=torch.float16).expand(48, 20)
+        s = torch.randn(40, 96, device="cuda", dtype=torch.float16).t()[::2, ::2]  # (48, 20)
+        for b in (g, s):
+            self.check(pgt.mm(a, b), a.double() @ b.double(), torch.float16, 48)
+
     def test_gradients_match_torch(self):
         import pipegemm.torch as pgt
 
