@@ -102,18 +102,22 @@ struct Choice {
   std::string source;  // "cache", "model", "fallback"
   std::string why;     // one line, e.g. "cache ~/.cache/pipegemm/tune.json: bucket ..., timed 4096x4096x4096: ..."
 };
-// auto's candidates: the registered variants with auto_candidate that accept p on this device
-// with these pointers (any may be null). tune and bench --candidates time the same list.
+// auto's candidates: the registered variants with auto_candidate that accept p (validated,
+// normalized, D row-major: row_major_d) on this device with these pointers (any may be null). tune and bench --candidates time the same list.
 std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const void* A, const void* B,
                                                const void* D, std::string* refusals = nullptr);
+std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const Operands& x,
+                                               std::string* refusals = nullptr);
 // auto's choice for a validated, normalized problem; `tables` as tune_tables(). A null variant
 // means nothing accepts (why then lists each refusal). `dev` gives the GPU's name (the cache
 // key) and its limits (the model; dev.present false: the model has no GPU to model).
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const void* B, const void* D,
                    const TuneTables& tables);
+Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, const TuneTables& tables);
 // What gemm(..., "auto") calls: choose_auto on this device and tune_tables(), remembered per
 // problem (shape, strides, types, layouts, each pointer's alignment) for the process, so a repeated
 // call does not re-check ~60 variants and re-run the model. reload_tune_tables() forgets.
 Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D);
+Choice auto_choice(const Problem& p, const Operands& x);
 
 }  // namespace pipegemm

@@ -1,12 +1,19 @@
 // pipegemm public API: describe a GEMM, pick a variant (by name or automatically), launch it.
 //
-//   D (M,N) = A (M,K) * B (N,K)^T          -- the "TN" GEMM of the seeds: both operands K-major.
+//   D = act(alpha * A B^T + beta * C + bias)      for each of `batch` problems
 //
-// Layouts are named per operand: A is M x K, B is N x K, D is M x N. RowMajor means the last
-// index is contiguous (A and B K-contiguous, D N-contiguous). Leading dimensions are in elements.
+// A is M x K, B is N x K, C and D are M x N (the seeds' "TN" GEMM when A and B are K-major).
+// Layouts are named per operand: RowMajor means the last index is contiguous (A and B
+// K-contiguous = K-major, D N-contiguous); ColMajor the first (A M-major, B N-major, D
+// M-contiguous). In BLAS's column-major letters: A K-major = "T", M-major = "N"; B K-major =
+// "N", N-major = "T" -- so TN, NN, NT and TT are the four (a_layout, b_layout) pairs (layout_name()).
+// torch.matmul(x, y) of two row-major tensors is A RowMajor, B ColMajor; F.linear(x, w) is
+// A RowMajor, B RowMajor. Leading dimensions and batch strides are in elements. The epilogue
+// runs in fp32 (int32 for an int32 D) before the cast to D.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,10 +25,21 @@ namespace pipegemm {
 
 enum class DType { f16, bf16, f32, i8, i32 };
 enum class Layout { RowMajor, ColMajor };
+// The epilogue's activation, applied last (after alpha, beta * C and the bias).
+//   gelu_tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))  (PyTorch approximate="tanh", cuBLASLt GELU)
+//   gelu_erf:  0.5 x (1 + erf(x / sqrt(2)))                      (PyTorch's default GELU)
+enum class Activation { none, relu, gelu_tanh, gelu_erf };
+// The epilogue's bias vector: per_row adds bias[i] to row i of D (M values), per_col adds
+// bias[j] to column j (N values; nn.Linear's bias). One vector for the whole batch.
+enum class Bias { none, per_row, per_col };
 
 const char* to_string(DType t);
 const char* to_string(Layout l);
+const char* to_string(Activation a);
+const char* to_string(Bias b);
 bool parse_dtype(std::string_view s, DType* out);
+bool parse_activation(std::string_view s, Activation* out);  // none, relu, gelu_tanh (gelu), gelu_erf
+bool parse_bias(std::string_view s, Bias* out);              // none, row, col
 int dtype_bytes(DType t);
 
 enum class StatusCode {
@@ -42,7 +60,8 @@ struct Status {
   static Status error(StatusCode c, std::string m) { return {c, std::move(m)}; }
 };
 
-// A GEMM problem. Leading dimensions of 0 mean "packed" (filled in by normalized()).
+// A GEMM problem. Leading dimensions of 0 and batch strides of -1 mean "packed" (filled in by
+// normalized()).
 struct Problem {
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0, ldd = 0;
@@ -54,14 +73,64 @@ struct Problem {
   Layout b_layout = Layout::RowMajor;  // B (N,K): RowMajor = K contiguous
   Layout d_layout = Layout::RowMajor;  // D (M,N): RowMajor = N contiguous
 
-  Problem normalized() const;  // fills packed leading dimensions
-  std::string shape_string() const;  // "MxNxK"
-  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
-  // Bytes of A + B + D touched once (the GB/s the benchmark reports).
+  // ---- scaling and C: D = alpha * A B^T + beta * C ----
+  // beta = 0 reads nothing from C (C may then be null). C (M,N) has D's layout, its own leading
+  // dimension and type (unset: D's); it may be D itself (in place: same pointer, ldc, type and
+  // batch stride), but may not overlap D otherwise. An int32 D takes whole-number alpha, beta.
+  float alpha = 1.f, beta = 0.f;
+  int64_t ldc = 0;
+  std::optional<DType> c_type;
+  // ---- epilogue: + bias, then the activation ----
+  Bias bias = Bias::none;
+  std::optional<DType> bias_type;  // D's type (unset) or f32; not for an int32 D
+  Activation activation = Activation::none;
+  // ---- strided batch: `batch` products, the i-th at A + i*stride_a, ... (elements) ----
+  // -1: packed (one whole matrix after another); 0: the same A, B or C for every product
+  // (a broadcast, e.g. one weight for many inputs). D's products may not overlap.
+  int64_t batch = 1;
+  int64_t stride_a = -1, stride_b = -1, stride_c = -1, stride_d = -1;
+
+  Problem normalized() const;  // fills packed leading dimensions, strides, c_type, bias_type
+  std::string shape_string() const;  // "MxNxK" (the batch is not in it)
+  double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+  // Bytes of A + B + D (+ C when beta != 0) touched once (the GB/s the benchmark reports).
   double bytes() const;
+  bool reads_c() const { return beta != 0.f; }
+  bool has_epilogue() const { return bias != Bias::none || activation != Activation::none; }
+  // alpha = 1, beta = 0, no bias or activation, batch 1: what every kernel computes.
+  bool plain() const { return alpha == 1.f && !reads_c() && !has_epilogue() && batch == 1; }
 };
 
-// Checks a problem on its own (no variant): positive sizes, strides >= a row, dtype combination.
+// Elements from the first to one past the last of a rows x cols matrix (ld >= a row).
+int64_t matrix_span(int64_t rows, int64_t cols, int64_t ld, Layout l);
+// A, B, C, D of a normalized problem: rows, cols, leading dimension, batch stride, layout.
+struct MatrixView {
+  int64_t rows, cols, ld, stride;
+  Layout layout;
+  int64_t span() const { return matrix_span(rows, cols, ld, layout); }
+  // Elements from the first of product 0 to one past the last of product batch-1.
+  int64_t batch_span(int64_t batch) const { return (batch - 1) * stride + span(); }
+};
+MatrixView view_a(const Problem& p);
+MatrixView view_b(const Problem& p);
+MatrixView view_c(const Problem& p);
+MatrixView view_d(const Problem& p);
+
+// "TN", "NN", "NT", "TT": the BLAS letters of (a_layout, b_layout) (see the top of this file).
+const char* layout_name(Layout a, Layout b);
+bool parse_layout_name(std::string_view s, Layout* a, Layout* b);
+
+// The matrices of one call. c: read when beta != 0 (may equal d); bias: with Problem::bias.
+struct Operands {
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* d = nullptr;
+  const void* c = nullptr;
+  const void* bias = nullptr;
+};
+
+// Checks a problem on its own (no variant): positive sizes, strides >= a row, dtype combination,
+// batch strides that keep D's products apart, an epilogue D's type can take.
 Status validate_problem(const Problem& p);
 
 struct Options {
@@ -69,8 +138,10 @@ struct Options {
   cudaStream_t_ stream = nullptr;
 };
 
-// Runs D = A * B^T on device pointers. Every check happens before any launch: on a non-ok
-// status nothing has been written to D. `chosen`, if given, receives the variant's name.
+// Runs the problem on device pointers. Every check happens before any launch: on a non-ok
+// status nothing has been written to D (or C). `chosen`, if given, receives the variant's name.
+Status gemm(const Problem& p, const Operands& x, const Options& opt = {}, std::string* chosen = nullptr);
+// The same with no C or bias: D = A * B^T (with p's alpha and batch).
 Status gemm(const Problem& p, const void* A, const void* B, void* D, const Options& opt = {},
             std::string* chosen = nullptr);
 

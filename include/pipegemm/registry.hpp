@@ -24,7 +24,18 @@ struct Requirements {
   int m_multiple = 1, n_multiple = 1, k_multiple = 1;  // 1 = any size (predicated edges)
   int ptr_align_bytes = 1;  // A, B (and D, unless d_align_bytes) base pointers
   int ld_multiple = 1;      // lda, ldb (and ldd, unless ldd_multiple), in elements
-  bool any_layout = false;  // false: A, B K-major (RowMajor) and D RowMajor only
+  // ---- beyond the TN GEMM (D = A B^T, A and B K-major): what the variant computes ----
+  // D may always be column-major: the call computes D^T = B A^T, with A and B (and a bias's
+  // rows and columns) swapped, so a variant only ever sees a row-major D (GemmCall::make).
+  bool a_mn_major = false;  // A M-major (ColMajor)
+  bool b_mn_major = false;  // B N-major (ColMajor)
+  bool scale = false;       // alpha != 1, and beta != 0 (reads C)
+  bool c_apart = false;     // C other than D (its own pointer, ldc, type); false: C must be D
+  bool c_f32 = false;       // C of type f32 under a 16-bit D (else C has D's type)
+  bool batch = false;       // batch > 1 (strides; 0 broadcasts A, B or C)
+  bool bias_per_row = false, bias_per_col = false;  // in D's type
+  bool bias_f32 = false;    // an f32 bias under a 16-bit D
+  unsigned activations = 0;  // bits (1u << int(Activation)) of those beyond none
   // D's own rules where its stores are narrower than the loads (k1..k4: element stores, or
   // 16-byte stores only where the row allows); 0 = the A/B rule above.
   int d_align_bytes = 0;
@@ -40,8 +51,8 @@ constexpr int mma_per_k_tile(int bm, int bn, int bk, int streams, int mma_m, int
   return (bm * bn * bk) / (streams * mma_m * mma_n * mma_k);
 }
 
-using LaunchFn = Status (*)(const Problem& p, const void* A, const void* B, void* D,
-                            cudaStream_t_ stream);
+// Launches a checked, normalized problem whose D is row-major (GemmCall::make).
+using LaunchFn = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ stream);
 // Max resident CTAs per SM for this kernel as CUDA computes it, and its registers per thread.
 using OccupancyFn = Status (*)(int* blocks_per_sm, int* regs_per_thread);
 
@@ -77,6 +88,13 @@ const Variant* find_variant(std::string_view name);
 // then their alignment is not checked)? The message says exactly what is wrong.
 Status check_variant(const Variant& v, const Problem& p, int sm, const void* A = nullptr,
                      const void* B = nullptr, const void* D = nullptr);
+Status check_variant(const Variant& v, const Problem& p, int sm, const Operands& x);
+// What `v` computes beyond the TN GEMM, in words ("layouts TN NN NT TT; alpha, beta, C apart;
+// batch; bias row col; relu gelu_tanh gelu_erf"); "layouts TN" alone for the plain GEMM.
+std::string describe_capabilities(const Variant& v);
+// The problem a variant sees: a column-major D turned into D^T = B A^T (m, n, A and B, their
+// strides and layouts, and the bias's rows and columns swapped); *swapped says whether it was.
+Problem row_major_d(const Problem& p, bool* swapped = nullptr);
 
 // auto's choice (pipegemm/dispatch.hpp: tune cache, cost model, fallback) among the registered
 // variants that accept the problem, cuBLAS included. *why says how it chose, or, with nullptr
@@ -91,18 +109,29 @@ const Variant* choose_variant(const Problem& p, int sm, const void* A, const voi
 // so a benchmark can rotate them; they must have the alignment of those given to make().
 class GemmCall {
  public:
+  static Status make(const Problem& p, std::string_view variant, const Operands& x, GemmCall* out);
+  static Status make(const Problem& p, const Variant& v, const Operands& x, GemmCall* out);
+  Status launch(const Operands& x, cudaStream_t_ stream) const;
+  // The same with no C or bias (beta = 0, no bias).
   static Status make(const Problem& p, std::string_view variant, const void* A, const void* B,
                      const void* D, GemmCall* out);
   static Status make(const Problem& p, const Variant& v, const void* A, const void* B, const void* D,
                      GemmCall* out);
   Status launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const;
   const Variant& variant() const { return *v_; }
-  const Problem& problem() const { return p_; }  // normalized (packed leading dimensions filled)
+  // Normalized (packed leading dimensions filled), as the variant sees it: D row-major
+  // (row_major_d; swapped() says whether A and B trade places at launch).
+  const Problem& problem() const { return p_; }
+  bool swapped() const { return swapped_; }
   const std::string& why() const { return why_; }  // how the variant was chosen (auto: cache, model, fallback)
 
  private:
   const Variant* v_ = nullptr;
+  // auto chose a peer for a problem with semantics: the kernel that runs it if the peer finds no
+  // algorithm at launch (cuBLASLt's heuristic can offer candidates that all refuse to run).
+  const Variant* fallback_ = nullptr;
   Problem p_;
+  bool swapped_ = false;
   std::string why_;
 };
 

@@ -2,6 +2,7 @@
 
     import pipegemm
     d = pipegemm.gemm(a, b)           # D (M,N) = A (M,K) @ B (N,K)^T, the variant chosen by "auto"
+    d = pipegemm.gemm(x, w, bias=b, activation="gelu_tanh")   # a fused nn.Linear + GELU
 
 a and b are CUDA tensors of any DLPack framework (torch, CuPy, JAX, ...), row- or column-major;
 the output is allocated with a's framework (torch, CuPy) unless `out` is given. The call runs on
@@ -62,13 +63,17 @@ def _stream(a):
     return 0
 
 
-def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=None):
-    """D (M,N) = a (M,K) @ b (N,K)^T.
+def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=None, alpha=1.0, beta=0.0, c=None,
+         bias=None, bias_per_row=False, activation="none"):
+    """D (M,N) = activation(alpha * a (M,K) @ b (N,K)^T + beta * c + bias), in fp32 before the cast.
 
     variant: "auto" (pipegemm's choice by measured speed) or a registered name (`variants()`).
     acc: accumulation type "f32" (default for floating inputs), "f16", or "i32" (int8 inputs).
     out_dtype: the output's dtype when pipegemm allocates it (default: a's; int8 -> int32).
     stream: a CUDA stream handle (int); default the framework's current stream.
+    c: an (M,N) tensor in out's layout (read when beta != 0; may be out itself: in place).
+    bias: N values added to every row (bias_per_row: M values added to every column).
+    activation: "none", "relu", "gelu_tanh" (PyTorch's approximate="tanh"), "gelu_erf" (its default).
     Returns the output tensor. Raises ValueError (with pipegemm's reason) for anything refused.
     """
     _on_cuda(a, "a")
@@ -77,5 +82,7 @@ def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=Non
         out = _empty(a, a.shape[0], b.shape[0], out_dtype)
     else:
         _on_cuda(out, "out")
-    gemm_into(a, b, out, variant=variant, acc=acc or "", stream=_stream(a) if stream is None else int(stream))
+    gemm_into(a, b, out, variant=variant, acc=acc or "", stream=_stream(a) if stream is None else int(stream),
+              alpha=float(alpha), beta=float(beta), c=c, bias=bias, bias_per_row=bool(bias_per_row),
+              activation=activation)
     return out

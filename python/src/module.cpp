@@ -6,10 +6,12 @@
 #include <cuda_runtime.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,14 +46,16 @@ void matrix_of(const T& t, const char* name, int64_t* rows, int64_t* cols, pipeg
   *rows = int64_t(t.shape(0));
   *cols = int64_t(t.shape(1));
   const int64_t s0 = t.stride(0), s1 = t.stride(1);
-  if (s1 == 1 || *cols == 1) {
+  // Rows (or columns) contiguous and apart by at least a row: an expanded tensor (stride 0), whose
+  // rows share their elements, is no matrix pipegemm can read (ld 0 would mean "packed").
+  if ((s1 == 1 || *cols == 1) && (*rows == 1 || s0 >= *cols)) {
     *layout = pipegemm::Layout::RowMajor;
     *ld = *rows == 1 ? *cols : s0;
-  } else if (s0 == 1 || *rows == 1) {
+  } else if ((s0 == 1 || *rows == 1) && (*cols == 1 || s1 >= *rows)) {
     *layout = pipegemm::Layout::ColMajor;
     *ld = *cols == 1 ? *rows : s1;
   } else {
-    throw nb::value_error((std::string(name) + ": neither its rows nor its columns are contiguous (strides " +
+    throw nb::value_error((std::string(name) + ": neither its rows nor its columns are contiguous and apart (strides " +
                            std::to_string(s0) + ", " + std::to_string(s1) + "); pass a .contiguous() copy")
                               .c_str());
   }
@@ -64,9 +68,17 @@ pipegemm::DType parse_acc(const std::string& acc, pipegemm::DType a) {
   throw nb::value_error(("acc: '" + acc + "' is not f16, f32 or i32").c_str());
 }
 
-// D (M,N) = A (M,K) * B (N,K)^T. Returns the variant that ran.
-std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::string& acc,
-                      uintptr_t stream) {
+pipegemm::Activation parse_act(const std::string& a) {
+  pipegemm::Activation act;
+  if (!pipegemm::parse_activation(a, &act))
+    throw nb::value_error(("activation: '" + a + "' is not none, relu, gelu_tanh or gelu_erf").c_str());
+  return act;
+}
+
+// out (M,N) = act(alpha * A (M,K) B (N,K)^T + beta * C + bias). Returns the variant that ran.
+std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::string& acc, uintptr_t stream,
+                      float alpha, float beta, std::optional<In> c, std::optional<In> bias, bool bias_per_row,
+                      const std::string& activation) {
   const In* ins[] = {&a, &b};
   const char* names[] = {"a", "b"};
   for (int i = 0; i < 2; ++i)
@@ -94,6 +106,33 @@ std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::
   p.b_type = dtype_of(b, "b");
   p.d_type = dtype_of(d, "out");
   p.acc_type = parse_acc(acc, p.a_type);
+  p.alpha = alpha;
+  p.beta = beta;
+  p.activation = parse_act(activation);
+  pipegemm::Operands x{a.data(), b.data(), d.data()};
+  if (beta != 0.f) {
+    if (!c) throw nb::value_error("beta != 0 needs c, an (M,N) tensor");
+    if (c->device_type() != nb::device::cuda::value || c->device_id() != a.device_id())
+      throw nb::value_error("c is not on the tensors' CUDA device");
+    int64_t cr, cc;
+    pipegemm::Layout cl;
+    matrix_of(*c, "c", &cr, &cc, &cl, &p.ldc);
+    if (cr != p.m || cc != p.n) throw nb::value_error("c must be (M,N), the shape of out");
+    if (cl != p.d_layout) throw nb::value_error("c must have out's layout (both row- or both column-major)");
+    p.c_type = dtype_of(*c, "c");
+    x.c = c->data();
+  }
+  if (bias) {
+    if (bias->device_type() != nb::device::cuda::value || bias->device_id() != a.device_id())
+      throw nb::value_error("bias is not on the tensors' CUDA device");
+    const int64_t want = bias_per_row ? p.m : p.n;
+    if (bias->ndim() != 1 || int64_t(bias->shape(0)) != want || (want > 1 && bias->stride(0) != 1))
+      throw nb::value_error(("bias must be a contiguous 1-D tensor of " + std::to_string(want) +
+                             (bias_per_row ? " (M) values" : " (N) values")).c_str());
+    p.bias = bias_per_row ? pipegemm::Bias::per_row : pipegemm::Bias::per_col;
+    p.bias_type = dtype_of(*bias, "bias");
+    x.bias = bias->data();
+  }
 
   int prev = 0;
   if (cudaGetDevice(&prev) != cudaSuccess) throw std::runtime_error("pipegemm: no usable CUDA device");
@@ -103,7 +142,7 @@ std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::
   pipegemm::Status s;
   {
     nb::gil_scoped_release release;
-    s = pipegemm::gemm(p, a.data(), b.data(), d.data(), {variant, reinterpret_cast<cudaStream_t_>(stream)}, &chosen);
+    s = pipegemm::gemm(p, x, {variant, reinterpret_cast<cudaStream_t_>(stream)}, &chosen);
   }
   if (dev != prev) cudaSetDevice(prev);
   if (s.ok()) return chosen;
@@ -124,7 +163,10 @@ NB_MODULE(_pipegemm, m) {
   m.doc() = "pipegemm's C++ API (use the pipegemm package, not this module)";
   m.attr("__version__") = PIPEGEMM_PY_VERSION;
   m.def("gemm_into", &gemm_into, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("variant") = "auto",
-        nb::arg("acc") = "", nb::arg("stream") = 0,
-        "out (M,N) = a (M,K) @ b (N,K)^T on the tensors' device and the given stream; returns the variant run");
+        nb::arg("acc") = "", nb::arg("stream") = 0, nb::kw_only(), nb::arg("alpha") = 1.0f, nb::arg("beta") = 0.0f,
+        nb::arg("c") = nb::none(), nb::arg("bias") = nb::none(), nb::arg("bias_per_row") = false,
+        nb::arg("activation") = "none",
+        "out (M,N) = activation(alpha * a (M,K) @ b (N,K)^T + beta * c + bias) on the tensors' device and the given "
+        "stream; bias: N values (per column; bias_per_row: M values); returns the variant run");
   m.def("variants", &variant_names, "the registered variant names (kernels and cuBLAS peers)");
 }

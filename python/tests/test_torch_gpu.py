@@ -68,6 +68,27 @@ class TorchGpu(unittest.TestCase):
         s = torch.randn(40, 96, device="cuda", dtype=torch.float16).t()[::2, ::2]  # (48, 20)
         for b in (g, s):
             self.check(pgt.mm(a, b), a.double() @ b.double(), torch.float16, 48)
+        # pipegemm.gemm itself takes matrices, not views whose rows share elements: a refusal, never
+        # a read past the 48 elements the expanded row holds.
+        with self.assertRaisesRegex(ValueError, "contiguous and apart"):
+            pipegemm.gemm(a, torch.randn(20, 48, device="cuda", dtype=torch.float16))
+
+    def test_fused_epilogues_match_torch(self):
+        import pipegemm.torch as pgt
+
+        f = torch.nn.functional
+        for dtype in (torch.float16, torch.bfloat16, torch.float32):
+            x = torch.randn(45, 96, device="cuda", dtype=dtype)
+            w = torch.randn(70, 96, device="cuda", dtype=dtype) / 4
+            bias = torch.randn(70, device="cuda", dtype=dtype)
+            z = x.double() @ w.double().t() + bias.double()
+            for act, ref in (("relu", torch.relu(z)), ("gelu", f.gelu(z)), ("gelu_tanh", f.gelu(z, approximate="tanh"))):
+                self.check(pgt.linear(x, w, bias, activation=act), ref, dtype, 96)
+            c = torch.randn(45, 70, device="cuda", dtype=dtype)
+            self.check(pipegemm.gemm(x, w, alpha=0.5, beta=-2.0, c=c), 0.5 * (x.double() @ w.double().t()) - 2.0 * c.double(), dtype, 96)
+            self.check(pgt.addmm(bias, x, w.t()), z, dtype, 96)  # a 1-D input: the fused bias
+            rows = torch.randn(45, device="cuda", dtype=dtype)
+            self.check(pipegemm.gemm(x, w, bias=rows, bias_per_row=True), x.double() @ w.double().t() + rows.double()[:, None], dtype, 96)
 
     def test_gradients_match_torch(self):
         import pipegemm.torch as pgt
@@ -82,6 +103,16 @@ class TorchGpu(unittest.TestCase):
         torch.relu(torch.nn.functional.linear(x, w, bias)).square().sum().backward()
         for g, t in zip(got, (x, w, bias)):
             torch.testing.assert_close(g, t.grad, atol=1e-3, rtol=1e-3)
+        for act, fn in (("gelu", torch.nn.functional.gelu), ("gelu_tanh", lambda y: torch.nn.functional.gelu(y, approximate="tanh"))):
+            for t in (x, w, bias):
+                t.grad = None
+            pgt.linear(x, w, bias, activation=act).square().sum().backward()
+            got = [t.grad.clone() for t in (x, w, bias)]
+            for t in (x, w, bias):
+                t.grad = None
+            fn(torch.nn.functional.linear(x, w, bias)).square().sum().backward()
+            for g, t in zip(got, (x, w, bias)):
+                torch.testing.assert_close(g, t.grad, atol=2e-3, rtol=2e-3)
 
     def test_opcheck(self):
         import pipegemm.torch  # noqa: F401 (registers the ops)
@@ -93,7 +124,9 @@ class TorchGpu(unittest.TestCase):
         bias = torch.randn(24, device="cuda", dtype=torch.float32, requires_grad=True)
         torch.library.opcheck(torch.ops.pipegemm.mm.default, (a, b))
         torch.library.opcheck(torch.ops.pipegemm.addmm.default, (c, a, b, 0.5, 2.0))
-        torch.library.opcheck(torch.ops.pipegemm.linear.default, (a, w, bias))
+        torch.library.opcheck(torch.ops.pipegemm.addmm.default, (bias, a, w.t(), 1.0, 1.0))  # the fused-bias path
+        for act in ("none", "relu", "gelu_tanh", "gelu_erf"):
+            torch.library.opcheck(torch.ops.pipegemm.linear.default, (a, w, bias, act))
 
     def test_compiled_mlp_matches_eager(self):
         import pipegemm.torch as pgt

@@ -89,14 +89,14 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     const int64_t k_per = (p.k + split - 1) / split;
     const double kpad = double((k_per + kq - 1) / kq * kq);
     const plan::Waves w = plan::waves_for(p.m, p.n, bm, bn, blocks, a.sm_count);
-    const long long tiles = w.tiles * split;
+    const long long tiles = w.tiles * split * p.batch;  // a batch's products are more tiles
     const long long slots = w.slots;
     const long long waves = (tiles + slots - 1) / slots;
     const double math = 2.0 * bm * bn * kpad * blocks / (sm_rate * tile_eff) * 1e6;
     const double epi = double(std::min<long long>(tiles, slots)) * bm * bn * (split > 1 ? 4.0 : dsize) /
                        (bw * kEpilogueEff);
     double t = double(waves) * (math + kFillUs + epi);
-    if (split > 1) t += 1.0 + double(p.m) * double(p.n) * (4.0 * split + dsize) / (bw * kDramEff);  // reduction
+    if (split > 1) t += 1.0 + double(p.batch) * double(p.m) * double(p.n) * (4.0 * split + dsize) / (bw * kDramEff);  // reduction
     out->tiles = tiles;
     out->waves = waves;
     out->last_wave_util = double(tiles - (waves - 1) * slots) / double(slots);

@@ -95,8 +95,10 @@ int alignment_class(const Problem& p, const void* A, const void* B, const void* 
 }
 
 std::string shape_bucket(const Problem& p, const void* A, const void* B, const void* D) {
+  // A batch is its own bucket (".b<quarter octave>"): many small products behave like one large one.
   return "m" + std::to_string(bucket_of(p.m)) + ".n" + std::to_string(bucket_of(p.n)) + ".k" +
-         std::to_string(bucket_of(p.k)) + ".a" + std::to_string(alignment_class(p, A, B, D));
+         std::to_string(bucket_of(p.k)) + ".a" + std::to_string(alignment_class(p, A, B, D)) +
+         (p.batch > 1 ? ".b" + std::to_string(bucket_of(p.batch)) : std::string());
 }
 
 TuneKey tune_key(const Problem& p, const std::string& gpu, const void* A, const void* B, const void* D) {
@@ -156,10 +158,14 @@ void reload_tune_tables() {
 
 std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const void* A, const void* B,
                                                const void* D, std::string* refusals) {
+  return accepting_variants(p, sm, Operands{A, B, const_cast<void*>(D)}, refusals);
+}
+
+std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const Operands& x, std::string* refusals) {
   std::vector<const Variant*> out;
   for (const Variant& v : variants()) {
     if (!v.auto_candidate) continue;
-    Status s = detail::accepts(v, p, sm, A, B, D);
+    Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
   }
@@ -168,9 +174,14 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const v
 
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const void* B, const void* D,
                    const TuneTables& tables) {
+  return choose_auto(p, dev, Operands{A, B, const_cast<void*>(D)}, tables);
+}
+
+Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, const TuneTables& tables) {
+  const void *A = x.a, *B = x.b, *D = x.d;
   Choice c;
   std::string refusals;
-  const std::vector<const Variant*> cands = accepting_variants(p, dev.sm, A, B, D, &refusals);
+  const std::vector<const Variant*> cands = accepting_variants(p, dev.sm, x, &refusals);
   if (cands.empty()) {
     c.why = "no variant accepts this problem:\n" + refusals;
     return c;
@@ -233,28 +244,49 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
 }
 
 Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D) {
+  return auto_choice(p, Operands{A, B, const_cast<void*>(D)});
+}
+
+namespace {
+std::string f2s(float v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%a", double(v));
+  return b;
+}
+}  // namespace
+
+Choice auto_choice(const Problem& p, const Operands& x) {
+  const void *A = x.a, *B = x.b, *D = x.d;
   auto align = [](const void* ptr) { return std::to_string(detail::address_alignment(ptr)); };
   const DeviceInfo& dev = device_info();  // the caller's current device: a choice is per device
   const std::string key = std::to_string(dev.index) + ":" + std::to_string(p.m) + "," + std::to_string(p.n) + "," +
                           std::to_string(p.k) + "," + std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
                           std::to_string(int(p.a_type)) + std::to_string(int(p.b_type)) + std::to_string(int(p.acc_type)) +
                           std::to_string(int(p.d_type)) + std::to_string(int(p.a_layout)) + std::to_string(int(p.b_layout)) +
-                          std::to_string(int(p.d_layout)) + "," + align(A) + "," + align(B) + "," + align(D);
+                          std::to_string(int(p.d_layout)) + "," + align(A) + "," + align(B) + "," + align(D) +
+                          // the semantics: what decides which variants accept beyond the shape
+                          (p.plain() ? std::string()
+                                     : "|" + f2s(p.alpha) + "," + f2s(p.beta) + "," + std::to_string(p.ldc) + "," +
+                                           std::to_string(int(*p.c_type)) + "," + std::to_string(x.c == x.d) + "," +
+                                           align(x.c) + "," + std::to_string(int(p.bias)) + std::to_string(int(*p.bias_type)) +
+                                           align(x.bias) + std::to_string(int(p.activation)) + "," + std::to_string(p.batch) +
+                                           "," + std::to_string(p.stride_a) + "," + std::to_string(p.stride_b) + "," +
+                                           std::to_string(p.stride_c) + "," + std::to_string(p.stride_d));
   {
     std::lock_guard<std::mutex> lock(memo_mu);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
   }
-  Choice c = choose_auto(p, dev, A, B, D, *tune_tables());
+  Choice c = choose_auto(p, dev, x, *tune_tables());
   std::lock_guard<std::mutex> lock(memo_mu);
   if (c.variant && memo.size() < 4096) memo.emplace(key, c);  // a bounded memo: refusals are not kept
   return c;
 }
 
 namespace detail {
-const Variant* choose(const Problem& p, int sm, const void* A, const void* B, const void* D, std::string* why) {
+const Variant* choose(const Problem& p, int sm, const Operands& x, std::string* why) {
   DeviceInfo dev = device_info();
   dev.sm = sm;
-  Choice c = choose_auto(p, dev, A, B, D, *tune_tables());
+  Choice c = choose_auto(p, dev, x, *tune_tables());
   if (why) *why = c.why;
   return c.variant;
 }

@@ -16,9 +16,8 @@ inline uint32_t address_alignment(const void* p) {
   return al;
 }
 
-// check_variant without re-validating the problem.
-Status accepts(const Variant& v, const Problem& p, int sm, const void* A, const void* B, const void* D);
+// check_variant without re-validating the problem (normalized, D row-major: row_major_d).
+Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x);
 // choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).
-const Variant* choose(const Problem& p, int sm, const void* A, const void* B, const void* D,
-                      std::string* why);
+const Variant* choose(const Problem& p, int sm, const Operands& x, std::string* why);
 }  // namespace pipegemm::detail

@@ -10,102 +10,161 @@ namespace pipegemm {
 
 namespace {
 
-// Bytes from the first to one past the last element of a rows x cols matrix (ld >= a row).
-uintptr_t span_bytes(int64_t rows, int64_t cols, int64_t ld, Layout l, DType t) {
-  const int64_t elems = l == Layout::RowMajor ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
-  return uintptr_t(elems) * uintptr_t(dtype_bytes(t));
-}
-
 std::string hex(uintptr_t v) {
   char b[24];
   std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
   return b;
 }
 
-// D is written while A and B are read: its byte span may not meet theirs (A and B may overlap).
-Status check_no_overlap(const Problem& p, const void* A, const void* B, const void* D) {
-  const uintptr_t d0 = reinterpret_cast<uintptr_t>(D), d1 = d0 + span_bytes(p.m, p.n, p.ldd, p.d_layout, p.d_type);
-  struct { const char* name; uintptr_t at, bytes; } in[] = {
-      {"A", reinterpret_cast<uintptr_t>(A), span_bytes(p.m, p.k, p.lda, p.a_layout, p.a_type)},
-      {"B", reinterpret_cast<uintptr_t>(B), span_bytes(p.n, p.k, p.ldb, p.b_layout, p.b_type)}};
-  for (auto& x : in)
-    if (x.at < d1 && d0 < x.at + x.bytes)
+// The bytes a matrix of the whole batch touches, [at, at + bytes).
+struct Extent {
+  const char* name;
+  uintptr_t at, bytes;
+  bool meets(const Extent& o) const { return at < o.at + o.bytes && o.at < at + bytes; }
+  std::string str() const { return std::string(name) + " is [" + hex(at) + ", " + hex(at + bytes) + ")"; }
+};
+Extent extent(const char* name, const void* ptr, const MatrixView& v, int64_t batch, DType t) {
+  return {name, reinterpret_cast<uintptr_t>(ptr), uintptr_t(v.batch_span(batch)) * uintptr_t(dtype_bytes(t))};
+}
+
+// D is written while A, B, C and the bias are read: its bytes may not meet theirs (the inputs
+// may overlap each other), except a C that is D itself (in place: the same pointer, ldc, type,
+// stride -- each element read once, then written by the same thread).
+Status check_no_overlap(const Problem& p, const Operands& x) {
+  const Extent d = extent("D", x.d, view_d(p), p.batch, p.d_type);
+  std::vector<Extent> in = {extent("A", x.a, view_a(p), p.batch, p.a_type), extent("B", x.b, view_b(p), p.batch, p.b_type)};
+  if (p.reads_c()) {
+    const bool in_place = x.c == x.d && p.ldc == p.ldd && *p.c_type == p.d_type && p.stride_c == p.stride_d;
+    if (!in_place) in.push_back(extent("C", x.c, view_c(p), p.batch, *p.c_type));
+  }
+  if (p.bias != Bias::none) {
+    const int64_t len = p.bias == Bias::per_row ? p.m : p.n;
+    in.push_back({"the bias", reinterpret_cast<uintptr_t>(x.bias), uintptr_t(len) * uintptr_t(dtype_bytes(*p.bias_type))});
+  }
+  for (const Extent& e : in)
+    if (e.meets(d))
       return Status::error(StatusCode::invalid_argument,
-                           std::string("D overlaps ") + x.name + ": D is [" + hex(d0) + ", " + hex(d1) + "), " + x.name +
-                               " is [" + hex(x.at) + ", " + hex(x.at + x.bytes) +
-                               "); D must not share bytes with A or B (no in-place GEMM)");
+                           "D overlaps " + std::string(e.name) + ": " + d.str() + ", " + e.str() +
+                               "; D must not share bytes with A, B, the bias, or a C other than D itself");
   return Status::success();
 }
 
 // Everything a call needs before a variant is looked at: a valid problem, pointers (D apart
-// from A and B), a GPU (the current device).
-Status prepare(const Problem& in, const void* A, const void* B, const void* D, Problem* p, int* sm) {
+// from the inputs), a GPU (the current device). *p: normalized, D row-major (row_major_d), *y
+// the operands as the variant takes them.
+Status prepare(const Problem& in, const Operands& x, Problem* p, Operands* y, bool* swapped, int* sm) {
   Status s = validate_problem(in);
   if (!s.ok()) return s;
-  if (!A || !B || !D)
+  const Problem n = in.normalized();
+  if (!x.a || !x.b || !x.d)
     return Status::error(StatusCode::invalid_argument, "A, B and D must be device pointers, not null");
-  if (!(s = check_no_overlap(in.normalized(), A, B, D)).ok()) return s;
+  if (n.reads_c() && !x.c)
+    return Status::error(StatusCode::invalid_argument, "beta != 0 reads C: C must be a device pointer, not null");
+  if (n.bias != Bias::none && !x.bias)
+    return Status::error(StatusCode::invalid_argument, "a bias was asked for: the bias must be a device pointer, not null");
+  if (!(s = check_no_overlap(n, x)).ok()) return s;
   const DeviceInfo& dev = device_info();
   if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
   if (dev.sm < 80)
     return Status::error(StatusCode::not_supported,
                          "pipegemm needs sm_80 or newer; device " + dev.name + " is sm_" + std::to_string(dev.sm));
-  *p = in.normalized();
+  *p = row_major_d(n, swapped);
+  *y = x;
+  if (*swapped) std::swap(y->a, y->b);
+  if (!p->reads_c()) y->c = nullptr;
+  if (p->bias == Bias::none) y->bias = nullptr;
   *sm = dev.sm;
   return Status::success();
 }
 
+Operands abd(const void* A, const void* B, const void* D) { return Operands{A, B, const_cast<void*>(D)}; }
+
 }  // namespace
 
-Status GemmCall::make(const Problem& in, std::string_view variant, const void* A, const void* B,
-                      const void* D, GemmCall* out) {
+Status GemmCall::make(const Problem& in, std::string_view variant, const Operands& x, GemmCall* out) {
   Problem p;
+  Operands y;
+  bool swapped = false;
   int sm = 0;
-  Status s = prepare(in, A, B, D, &p, &sm);
+  Status s = prepare(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
   GemmCall c;
   if (variant.empty() || variant == "auto") {
-    const Choice ch = auto_choice(p, A, B, D);
+    const Choice ch = auto_choice(p, y);
     if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
     c.v_ = ch.variant;
     c.why_ = "auto, " + ch.why;
+    if (c.v_->is_peer() && !p.plain()) {  // the highest rung of ours that accepts (k0 takes everything)
+      for (const Variant& v : variants())
+        if (!v.is_peer() && v.auto_candidate && (!c.fallback_ || v.rung > c.fallback_->rung) &&
+            detail::accepts(v, p, sm, y).ok())
+          c.fallback_ = &v;
+    }
   } else {
     c.v_ = find_variant(variant);
     if (!c.v_)
       return Status::error(StatusCode::invalid_argument,
                            "unknown variant '" + std::string(variant) + "' (see `pipegemm list`)");
-    if (!(s = detail::accepts(*c.v_, p, sm, A, B, D)).ok()) return s;
+    if (!(s = detail::accepts(*c.v_, p, sm, y)).ok()) return s;
     c.why_ = "asked for by name";
   }
+  if (swapped) c.why_ += " (D column-major: computed as D^T = B A^T)";
   c.p_ = p;
+  c.swapped_ = swapped;
   *out = std::move(c);
   return Status::success();
 }
 
-Status GemmCall::make(const Problem& in, const Variant& v, const void* A, const void* B, const void* D,
-                      GemmCall* out) {
+Status GemmCall::make(const Problem& in, const Variant& v, const Operands& x, GemmCall* out) {
   Problem p;
+  Operands y;
+  bool swapped = false;
   int sm = 0;
-  Status s = prepare(in, A, B, D, &p, &sm);
+  Status s = prepare(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
-  if (!(s = detail::accepts(v, p, sm, A, B, D)).ok()) return s;
+  if (!(s = detail::accepts(v, p, sm, y)).ok()) return s;
   out->v_ = &v;
   out->p_ = p;
-  out->why_ = "asked for";
+  out->swapped_ = swapped;
+  out->why_ = swapped ? "asked for (D column-major: computed as D^T = B A^T)" : "asked for";
   return Status::success();
 }
 
-Status GemmCall::launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const {
+Status GemmCall::make(const Problem& p, std::string_view variant, const void* A, const void* B, const void* D,
+                      GemmCall* out) {
+  return make(p, variant, abd(A, B, D), out);
+}
+
+Status GemmCall::make(const Problem& p, const Variant& v, const void* A, const void* B, const void* D, GemmCall* out) {
+  return make(p, v, abd(A, B, D), out);
+}
+
+Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
   if (!v_) return Status::error(StatusCode::invalid_argument, "GemmCall::launch before a successful make()");
-  return v_->launch(p_, A, B, D, stream);
+  Operands y = x;
+  if (swapped_) std::swap(y.a, y.b);
+  if (!p_.reads_c()) y.c = nullptr;
+  if (p_.bias == Bias::none) y.bias = nullptr;
+  const Status s = v_->launch(p_, y, stream);
+  // A peer that found no algorithm launched nothing: D is untouched, and one of ours runs it.
+  if (s.code == StatusCode::not_supported && fallback_) return fallback_->launch(p_, y, stream);
+  return s;
+}
+
+Status GemmCall::launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const {
+  return launch(abd(A, B, D), stream);
+}
+
+Status gemm(const Problem& p, const Operands& x, const Options& opt, std::string* chosen) {
+  GemmCall call;
+  Status s = GemmCall::make(p, opt.variant, x, &call);
+  if (!s.ok()) return s;
+  if (chosen) *chosen = call.variant().name;
+  return call.launch(x, opt.stream);
 }
 
 Status gemm(const Problem& p, const void* A, const void* B, void* D, const Options& opt, std::string* chosen) {
-  GemmCall call;
-  Status s = GemmCall::make(p, opt.variant, A, B, D, &call);
-  if (!s.ok()) return s;
-  if (chosen) *chosen = call.variant().name;
-  return call.launch(A, B, D, opt.stream);
+  return gemm(p, abd(A, B, D), opt, chosen);
 }
 
 }  // namespace pipegemm

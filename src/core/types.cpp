@@ -19,6 +19,69 @@ const char* to_string(DType t) {
 
 const char* to_string(Layout l) { return l == Layout::RowMajor ? "row" : "col"; }
 
+const char* to_string(Activation a) {
+  switch (a) {
+    case Activation::none: return "none";
+    case Activation::relu: return "relu";
+    case Activation::gelu_tanh: return "gelu_tanh";
+    case Activation::gelu_erf: return "gelu_erf";
+  }
+  return "?";
+}
+
+const char* to_string(Bias b) {
+  switch (b) {
+    case Bias::none: return "none";
+    case Bias::per_row: return "row";
+    case Bias::per_col: return "col";
+  }
+  return "?";
+}
+
+bool parse_activation(std::string_view s, Activation* out) {
+  struct { const char* name; Activation a; } table[] = {{"none", Activation::none}, {"relu", Activation::relu},
+                                                        {"gelu_tanh", Activation::gelu_tanh}, {"gelu", Activation::gelu_tanh},
+                                                        {"gelu_erf", Activation::gelu_erf}};
+  for (auto& e : table)
+    if (s == e.name) { *out = e.a; return true; }
+  return false;
+}
+
+bool parse_bias(std::string_view s, Bias* out) {
+  struct { const char* name; Bias b; } table[] = {{"none", Bias::none}, {"row", Bias::per_row}, {"per_row", Bias::per_row},
+                                                  {"col", Bias::per_col}, {"per_col", Bias::per_col}};
+  for (auto& e : table)
+    if (s == e.name) { *out = e.b; return true; }
+  return false;
+}
+
+// BLAS's column-major letters: op(A) = T when A (M,K) is K-major; op(B) = N when B (N,K) is K-major.
+const char* layout_name(Layout a, Layout b) {
+  const bool ta = a == Layout::RowMajor, nb = b == Layout::RowMajor;
+  return ta ? (nb ? "TN" : "TT") : (nb ? "NN" : "NT");
+}
+
+bool parse_layout_name(std::string_view s, Layout* a, Layout* b) {
+  for (Layout x : {Layout::RowMajor, Layout::ColMajor})
+    for (Layout y : {Layout::RowMajor, Layout::ColMajor})
+      if (s == layout_name(x, y) || (s.size() == 2 && std::tolower(s[0]) == std::tolower(layout_name(x, y)[0]) &&
+                                     std::tolower(s[1]) == std::tolower(layout_name(x, y)[1]))) {
+        *a = x;
+        *b = y;
+        return true;
+      }
+  return false;
+}
+
+int64_t matrix_span(int64_t rows, int64_t cols, int64_t ld, Layout l) {
+  return l == Layout::RowMajor ? (rows - 1) * ld + cols : (cols - 1) * ld + rows;
+}
+
+MatrixView view_a(const Problem& p) { return {p.m, p.k, p.lda, p.stride_a, p.a_layout}; }
+MatrixView view_b(const Problem& p) { return {p.n, p.k, p.ldb, p.stride_b, p.b_layout}; }
+MatrixView view_c(const Problem& p) { return {p.m, p.n, p.ldc, p.stride_c, p.d_layout}; }
+MatrixView view_d(const Problem& p) { return {p.m, p.n, p.ldd, p.stride_d, p.d_layout}; }
+
 bool parse_dtype(std::string_view s, DType* out) {
   struct { const char* name; DType t; } table[] = {
       {"f16", DType::f16}, {"fp16", DType::f16}, {"half", DType::f16},
@@ -43,6 +106,15 @@ Problem Problem::normalized() const {
   if (p.lda == 0) p.lda = a_layout == Layout::RowMajor ? k : m;
   if (p.ldb == 0) p.ldb = b_layout == Layout::RowMajor ? k : n;
   if (p.ldd == 0) p.ldd = d_layout == Layout::RowMajor ? n : m;
+  if (p.ldc == 0) p.ldc = d_layout == Layout::RowMajor ? n : m;
+  if (!p.c_type) p.c_type = d_type;
+  if (!p.bias_type) p.bias_type = d_type;
+  // Packed: one whole matrix (its rows times its leading dimension) after another.
+  auto packed = [](int64_t rows, int64_t cols, int64_t ld, Layout l) { return (l == Layout::RowMajor ? rows : cols) * ld; };
+  if (p.stride_a < 0) p.stride_a = packed(m, k, p.lda, a_layout);
+  if (p.stride_b < 0) p.stride_b = packed(n, k, p.ldb, b_layout);
+  if (p.stride_c < 0) p.stride_c = packed(m, n, p.ldc, d_layout);
+  if (p.stride_d < 0) p.stride_d = packed(m, n, p.ldd, d_layout);
   return p;
 }
 
@@ -51,8 +123,13 @@ std::string Problem::shape_string() const {
 }
 
 double Problem::bytes() const {
-  return double(m) * k * dtype_bytes(a_type) + double(n) * k * dtype_bytes(b_type) +
-         double(m) * n * dtype_bytes(d_type);
+  // A broadcast operand (stride 0) is read once for the whole batch.
+  const double nb = double(batch);
+  const double na = stride_a == 0 ? 1 : nb, nbb = stride_b == 0 ? 1 : nb, nc = stride_c == 0 ? 1 : nb;
+  double bytes = na * double(m) * k * dtype_bytes(a_type) + nbb * double(n) * k * dtype_bytes(b_type) +
+                 nb * double(m) * n * dtype_bytes(d_type);
+  if (reads_c()) bytes += nc * double(m) * n * dtype_bytes(c_type.value_or(d_type));
+  return bytes;
 }
 
 bool parse_shape(std::string_view s, int64_t* m, int64_t* n, int64_t* k) {

@@ -1,12 +1,14 @@
-// Entry 0 of the registry: cuBLAS (cublasGemmEx) as the peer every kernel is measured against,
-// and a candidate auto may choose. Any layout, any shape cuBLAS takes; the same buffers as our
-// kernels. Reduced-precision split-K reductions (partial sums in fp16 / bf16) are disallowed:
-// with them cuBLAS's default math put bf16 results 10-40x past the bf16 tolerance (fuzz, H200,
+// Entry 0 of the registry: cuBLAS (cublasGemmEx, cublasGemmStridedBatchedEx for a batch) as the
+// peer every kernel is measured against, and a candidate auto may choose. Any layout, any shape
+// cuBLAS takes, alpha and beta with C in place; the same buffers as our kernels.
+// Reduced-precision split-K reductions (partial sums in fp16 / bf16) are disallowed: with them
+// cuBLAS's default math put bf16 results 10-40x past the bf16 tolerance (fuzz, H200,
 // bench/results/2026-12-01_h200_dispatch_tune.log), and auto must be as exact as our kernels.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -48,36 +50,38 @@ cublasHandle_t handle(Status* err) {
 
 }  // namespace
 
-// D (M,N) = A (M,K) * B (N,K)^T in cuBLAS's column-major terms.
-Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
+// D = alpha * A B^T + beta * D per product, in cuBLAS's column-major terms: the row-major D
+// (M,N) is the column-major D^T (N,M) = B A^T, so B is cuBLAS's "A". GemmEx has one C, updated in
+// place: a C apart from D never reaches it (c_apart = false in peer()).
+Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s) {
+  if (p.d_layout != Layout::RowMajor || !gemm_ex_computes(p, x))
+    return Status::error(StatusCode::not_supported,
+                         "cublasGemmEx computes alpha * A B^T + beta * D into a row-major D: no bias, activation or C apart");
+  if (p.lda > INT32_MAX || p.ldb > INT32_MAX || p.ldd > INT32_MAX)
+    return Status::error(StatusCode::not_supported, "cublasGemmEx takes leading dimensions below 2^31");
   Status err;
   cublasHandle_t h = handle(&err);
   if (!err.ok()) return err;
   if (const cublasStatus_t ss = cublasSetStream(h, s); ss != CUBLAS_STATUS_SUCCESS)
     return Status::error(StatusCode::cuda_error, std::string("cublasSetStream: ") + cublasGetStatusString(ss));
-  const bool a_kmajor = p.a_layout == Layout::RowMajor;
-  const bool b_kmajor = p.b_layout == Layout::RowMajor;
+  const cublasOperation_t tb = p.b_layout == Layout::RowMajor ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t ta = p.a_layout == Layout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
   const cublasComputeType_t ct = compute_type(p.acc_type);
-  const Scalars sc;
-  const void* alpha = sc.one(p.acc_type);
-  const void* beta = sc.zero(p.acc_type);
+  const Scalars sc(p.acc_type, p.alpha, p.beta);
   cublasStatus_t st;
-  if (p.d_layout == Layout::RowMajor) {
-    // D^T (N,M) col-major = B (N,K) * A^T (K,M)
-    st = cublasGemmEx(h, b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, a_kmajor ? CUBLAS_OP_N : CUBLAS_OP_T,
-                      int(p.n), int(p.m), int(p.k), alpha, B, cuda_type(p.b_type), int(p.ldb), A,
-                      cuda_type(p.a_type), int(p.lda), beta, D, cuda_type(p.d_type), int(p.ldd), ct,
+  if (p.batch == 1) {  // GemmEx itself: a plain problem runs what it always ran
+    st = cublasGemmEx(h, tb, ta, int(p.n), int(p.m), int(p.k), sc.alpha(), x.b, cuda_type(p.b_type), int(p.ldb), x.a,
+                      cuda_type(p.a_type), int(p.lda), sc.beta(), x.d, cuda_type(p.d_type), int(p.ldd), ct,
                       CUBLAS_GEMM_DEFAULT);
-  } else {
-    // D (M,N) col-major = A (M,K) * B^T (K,N)
-    st = cublasGemmEx(h, a_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N, b_kmajor ? CUBLAS_OP_N : CUBLAS_OP_T,
-                      int(p.m), int(p.n), int(p.k), alpha, A, cuda_type(p.a_type), int(p.lda), B,
-                      cuda_type(p.b_type), int(p.ldb), beta, D, cuda_type(p.d_type), int(p.ldd), ct,
-                      CUBLAS_GEMM_DEFAULT);
+  } else {  // a 0 stride broadcasts (cuBLAS takes stride 0 for its A and B; D's products are apart)
+    st = cublasGemmStridedBatchedEx(h, tb, ta, int(p.n), int(p.m), int(p.k), sc.alpha(), x.b, cuda_type(p.b_type),
+                                    int(p.ldb), p.stride_b, x.a, cuda_type(p.a_type), int(p.lda), p.stride_a,
+                                    sc.beta(), x.d, cuda_type(p.d_type), int(p.ldd), p.stride_d, int(p.batch), ct,
+                                    CUBLAS_GEMM_DEFAULT);
   }
   if (st != CUBLAS_STATUS_SUCCESS)
-    return Status::error(StatusCode::cuda_error,
-                         std::string("cublasGemmEx: ") + cublasGetStatusString(st));
+    return Status::error(StatusCode::cuda_error, std::string(p.batch == 1 ? "cublasGemmEx: " : "cublasGemmStridedBatchedEx: ") +
+                                                     cublasGetStatusString(st));
   return Status::success();
 }
 
@@ -92,11 +96,26 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
   v.a_type = v.b_type = in;
   v.acc_type = acc;
   v.d_type = out;
-  v.req.any_layout = true;
+  Requirements& r = v.req;
+  r.a_mn_major = r.b_mn_major = true;
+  r.scale = true;  // alpha, beta in the compute type's scale type (Scalars)
+  r.batch = true;  // strided batch; a 0 stride broadcasts
+  // cublasGemmEx has one C, D itself (c_apart false), and no epilogue. cuBLASLt:
+  if (launch == &launch_cublaslt) {
+    r.c_apart = true;  // a C descriptor of its own: pointer, ldc, stride
+    // c_f32 stays false: cuBLASLt's C has D's type for every non-fp8 type set (an f32 D's C is f32).
+    if (out != DType::i32) {  // an int32 D takes no epilogue (validate_problem; cuBLASLt's IMMA neither)
+      // The bias runs along the rows of cuBLASLt's D, the column-major D^T: our columns. A per-row
+      // bias would need CUBLASLT_ORDER_ROW for D, where cuBLASLt has no bias or activation epilogue.
+      r.bias_per_col = true;
+      // cuBLASLt's GELU is the tanh approximation; there is no erf form.
+      r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh));
+    }
+  }
   if (in == DType::i8) {  // cuBLAS IMMA: 4-byte aligned pointers, leading dimensions and K
-    v.req.ptr_align_bytes = 4;
-    v.req.ld_multiple = 4;
-    v.req.k_multiple = 4;  // K = 191, 231, 695, 1545 with 4-byte pointers: "not supported" (fuzz, H200)
+    r.ptr_align_bytes = 4;
+    r.ld_multiple = 4;
+    r.k_multiple = 4;  // K = 191, 231, 695, 1545 with 4-byte pointers: "not supported" (fuzz, H200)
   }
   v.launch = launch;
   return v;

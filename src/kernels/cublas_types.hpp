@@ -1,11 +1,12 @@
 // What both cuBLAS peers (cublas_peer.cpp, cublaslt_peer.cpp) say alike: our element types as
-// CUDA data types, the compute type for an accumulation type, and alpha = 1 / beta = 0 in the
-// scale type that compute type takes.
+// CUDA data types, the compute type for an accumulation type, and alpha / beta in the scale type
+// that compute type takes.
 #pragma once
 
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -61,18 +62,47 @@ inline cublasComputeType_t compute_type(DType acc) {
   return acc == DType::f16 ? CUBLAS_COMPUTE_16F : acc == DType::i32 ? CUBLAS_COMPUTE_32I : CUBLAS_COMPUTE_32F;
 }
 
-// The scale type of compute_type(acc), and alpha = 1 / beta = 0 in it.
-struct Scalars {
-  __half h1 = __float2half(1.f), h0 = __float2half(0.f);
-  float f1 = 1.f, f0 = 0.f;
-  int32_t i1 = 1, i0 = 0;
+// alpha and beta in the scale type of compute_type(acc), on the host (both peers use cuBLAS's
+// host pointer mode: the values are taken when the call is made). 16F takes half scalars, so an
+// fp16-accumulating peer rounds alpha and beta to fp16 as cuBLAS's own HGEMM would; 32I takes
+// int32 (an int32 D's alpha and beta are whole numbers: validate_problem), else float.
+class Scalars {
+ public:
+  Scalars(DType acc, float alpha, float beta) : acc_(acc) {
+    const float v[2] = {alpha, beta};
+    for (int i = 0; i < 2; ++i) {
+      h_[i] = __float2half(v[i]);
+      f_[i] = v[i];
+      // Clamped: validation admits |v| up to 2^31 (the float nearest INT32_MAX).
+      i_[i] = v[i] >= 2147483647.f ? INT32_MAX : v[i] <= -2147483648.f ? INT32_MIN : int32_t(std::lrint(v[i]));
+    }
+  }
   static cudaDataType_t type(DType acc) { return acc == DType::f16 ? CUDA_R_16F : acc == DType::i32 ? CUDA_R_32I : CUDA_R_32F; }
-  const void* one(DType acc) const { return acc == DType::f16 ? (const void*)&h1 : acc == DType::i32 ? (const void*)&i1 : (const void*)&f1; }
-  const void* zero(DType acc) const { return acc == DType::f16 ? (const void*)&h0 : acc == DType::i32 ? (const void*)&i0 : (const void*)&f0; }
+  const void* alpha() const { return at(0); }
+  const void* beta() const { return at(1); }
+
+ private:
+  const void* at(int i) const {
+    return acc_ == DType::f16 ? (const void*)&h_[i] : acc_ == DType::i32 ? (const void*)&i_[i] : (const void*)&f_[i];
+  }
+  DType acc_;
+  __half h_[2];
+  float f_[2];
+  int32_t i_[2];
 };
 
+// beta != 0 reading C from D itself: the same pointer, ldc, type and batch stride (the only C
+// cublasGemmEx has: it updates D in place).
+inline bool c_in_place(const Problem& p, const Operands& x) {
+  return p.reads_c() && x.c == x.d && p.ldc == p.ldd && p.c_type == p.d_type && p.stride_c == p.stride_d;
+}
+// Whether cublasGemmEx (launch_cublas) computes p: no bias or activation, C in place or unread.
+inline bool gemm_ex_computes(const Problem& p, const Operands& x) {
+  return !p.has_epilogue() && (!p.reads_c() || c_in_place(p, x));
+}
+
 // The launchers of the cublas_* and cublaslt_* entries (cublas_peer.cpp, cublaslt_peer.cpp).
-Status launch_cublas(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);
-Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s);
+Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s);
+Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s);
 
 }  // namespace pipegemm::detail

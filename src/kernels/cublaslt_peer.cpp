@@ -1,12 +1,15 @@
 // cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace and the heuristic's
-// top candidates (up to 8). Each candidate is timed on the first use of a problem (shape, types,
-// layouts, leading dimensions, pointer alignment) and the fastest is kept, so the peer is the
-// best cuBLAS can do on that problem, not its first guess. Split-K partials are summed only in
-// the compute type (fp32 / int32): OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up
-// in D itself, in D's type -- with INPLACE allowed, bf16 results were 10-40x past the bf16
-// tolerance (fuzz through auto, bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an
-// accuracy yardstick and a candidate auto may choose. Where the heuristic has no algorithm for a
-// problem (INT8 with an odd K, on the H200), the entry runs cublasGemmEx: cuBLAS's own answer.
+// top candidates (up to 8). Each candidate is timed on the first use of a problem (everything
+// that changes the candidates or their times: shape, types, layouts, leading dimensions, pointer
+// alignment, alpha = 1 or not, whether and where C is read, the epilogue, the batch and its
+// strides: Key) and the fastest is kept, so the peer is the best cuBLAS can do on that problem,
+// not its first guess. Split-K partials are summed only in the compute type (fp32 / int32):
+// OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with
+// INPLACE allowed, bf16 results were 10-40x past the bf16 tolerance (fuzz through auto,
+// bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an accuracy yardstick and a
+// candidate auto may choose. Where the heuristic has no algorithm for a problem (INT8 with an odd
+// K, on the H200), the entry runs cublasGemmEx, cuBLAS's own answer -- if GemmEx computes that
+// problem (no epilogue, C in place or unread); otherwise the call fails with not_supported.
 //
 // Concurrent calls: one handle per (device, thread) and one workspace per (device, thread,
 // stream), so two streams never share a workspace; the timed choices are shared under a lock.
@@ -80,80 +83,197 @@ Status thread_state(int dev, cudaStream_t s, cublasLtHandle_t* handle, void** wo
   return Status::success();
 }
 
-using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int,
-                       uint32_t, uint32_t, uint32_t>;
+// What a timed choice is kept for. A field that does not apply is 0 (an unread C's ldc, type and
+// alignment; a missing bias's type; the strides of a single product), so those never split it.
+struct Key {
+  int dev = 0;
+  int64_t m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldd = 0;
+  int a_type = 0, b_type = 0, d_type = 0, acc_type = 0, a_layout = 0, b_layout = 0;
+  uint32_t al_a = 0, al_b = 0, al_d = 0;
+  bool alpha_one = true, reads_c = false, c_in_place = false;  // beta != 0 reads C; in place: C is D
+  int64_t ldc = 0;
+  int c_type = 0;
+  uint32_t al_c = 0;
+  int bias = 0, bias_type = 0, activation = 0;  // the epilogue (a different one, a different algorithm)
+  uint32_t al_bias = 0;
+  int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;
+  auto tie() const {
+    return std::tie(dev, m, n, k, lda, ldb, ldd, a_type, b_type, d_type, acc_type, a_layout, b_layout, al_a, al_b, al_d,
+                    alpha_one, reads_c, c_in_place, ldc, c_type, al_c, bias, bias_type, activation, al_bias, batch,
+                    stride_a, stride_b, stride_c, stride_d);
+  }
+  bool operator<(const Key& o) const { return tie() < o.tie(); }
+};
+
+Key make_key(int dev, const Problem& p, const Operands& x) {
+  Key q;
+  q.dev = dev;
+  q.m = p.m, q.n = p.n, q.k = p.k, q.lda = p.lda, q.ldb = p.ldb, q.ldd = p.ldd;
+  q.a_type = int(p.a_type), q.b_type = int(p.b_type), q.d_type = int(p.d_type), q.acc_type = int(p.acc_type);
+  q.a_layout = int(p.a_layout), q.b_layout = int(p.b_layout);
+  q.al_a = address_alignment(x.a), q.al_b = address_alignment(x.b), q.al_d = address_alignment(x.d);
+  q.alpha_one = p.alpha == 1.f;
+  q.reads_c = p.reads_c();
+  if (q.reads_c) {
+    q.c_in_place = c_in_place(p, x);
+    q.ldc = p.ldc;
+    q.c_type = int(*p.c_type);
+    q.al_c = address_alignment(x.c);
+  }
+  q.bias = int(p.bias);
+  q.activation = int(p.activation);
+  if (p.bias != Bias::none) {
+    q.bias_type = int(*p.bias_type);
+    q.al_bias = address_alignment(x.bias);
+  }
+  q.batch = p.batch;
+  if (p.batch > 1) q.stride_a = p.stride_a, q.stride_b = p.stride_b, q.stride_c = p.stride_c, q.stride_d = p.stride_d;
+  return q;
+}
 
 struct Cache {
   std::mutex mu;
-  std::map<Key, std::optional<cublasLtMatmulAlgo_t>> best;  // nullopt: no algorithm, cublasGemmEx
+  std::map<Key, std::optional<cublasLtMatmulAlgo_t>> best;  // nullopt: no algorithm (cublasGemmEx or refusal)
 };
 Cache& cache() {
   static Cache c;
   return c;
 }
 
-// RAII for the descriptors of one problem.
+// RAII for the descriptors of one problem. c: a C apart from D (null: C is D, or unread).
 struct Descs {
   cublasLtMatmulDesc_t op = nullptr;
-  cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr, d = nullptr;
   cublasLtMatmulPreference_t pref = nullptr;
+  cublasLtMatrixLayout_t c_or_d() const { return c ? c : d; }
   ~Descs() {
     if (pref) cublasLtMatmulPreferenceDestroy(pref);
     if (d) cublasLtMatrixLayoutDestroy(d);
+    if (c) cublasLtMatrixLayoutDestroy(c);
     if (b) cublasLtMatrixLayoutDestroy(b);
     if (a) cublasLtMatrixLayoutDestroy(a);
     if (op) cublasLtMatmulDescDestroy(op);
   }
 };
 
-// D (M,N) = A (M,K) * B (N,K)^T in cuBLAS's column-major terms, as cublas_peer.cpp does: a
-// row-major D is the column-major D^T = B * A^T; a column-major D is A * B^T.
-Status describe_problem(const Problem& p, const void* A, const void* B, const void* D, Descs* s,
-                        const void** first, const void** second) {
-  const bool a_kmajor = p.a_layout == Layout::RowMajor, b_kmajor = p.b_layout == Layout::RowMajor;
+// The epilogue of cuBLASLt for the problem's bias and activation; false where it has none.
+bool epilogue_of(const Problem& p, cublasLtEpilogue_t* e) {
+  const bool bias = p.bias == Bias::per_col;  // per_row: see peer() in cublas_peer.cpp
+  if (p.bias == Bias::per_row) return false;
+  switch (p.activation) {
+    case Activation::none: *e = bias ? CUBLASLT_EPILOGUE_BIAS : CUBLASLT_EPILOGUE_DEFAULT; return true;
+    case Activation::relu: *e = bias ? CUBLASLT_EPILOGUE_RELU_BIAS : CUBLASLT_EPILOGUE_RELU; return true;
+    case Activation::gelu_tanh: *e = bias ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_GELU; return true;
+    case Activation::gelu_erf: return false;  // cuBLASLt's GELU is the tanh form
+  }
+  return false;
+}
+
+// The row-major D (M,N) is the column-major D^T (N,M) = B A^T, as cublas_peer.cpp computes it: B
+// is cuBLASLt's "A", A its "B", and the bias vector (along the rows of cuBLASLt's D) is per column
+// of ours. The preference's alignments are the caller's pointers' (C: D's when C is D or unread).
+Status describe_problem(const Problem& p, const Operands& x, Descs* s) {
+  if (p.d_layout != Layout::RowMajor)
+    return Status::error(StatusCode::invalid_argument, "the cuBLASLt launcher takes a row-major D (row_major_d)");
+  cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+  if (!epilogue_of(p, &epilogue))
+    return Status::error(StatusCode::not_supported, std::string("cuBLASLt has no epilogue for bias ") + to_string(p.bias) +
+                                                        ", activation " + to_string(p.activation) + " (row-major D)");
   Status st = lt_status(cublasLtMatmulDescCreate(&s->op, compute_type(p.acc_type), Scalars::type(p.acc_type)),
                         "cublasLtMatmulDescCreate");
   if (!st.ok()) return st;
-  const bool row_d = p.d_layout == Layout::RowMajor;
-  // Operand X (rows x cols col-major as stored): a K-major A (M,K) is a K x M column-major matrix.
-  struct Op { DType t; bool kmajor; int64_t mn, ld; const void* ptr; };
-  const Op oa{p.a_type, a_kmajor, p.m, p.lda, A}, ob{p.b_type, b_kmajor, p.n, p.ldb, B};
-  const Op& x = row_d ? ob : oa;  // cuBLAS's "A"
-  const Op& y = row_d ? oa : ob;  // cuBLAS's "B"
-  // x must appear as (mn x K) and y as (K x mn): a K-major x is stored K x mn, so transpose it.
-  const cublasOperation_t tx = x.kmajor ? CUBLAS_OP_T : CUBLAS_OP_N;
-  const cublasOperation_t ty = y.kmajor ? CUBLAS_OP_N : CUBLAS_OP_T;
-  if (!(st = lt_status(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSA, &tx, sizeof tx), "TRANSA")).ok() ||
-      !(st = lt_status(cublasLtMatmulDescSetAttribute(s->op, CUBLASLT_MATMUL_DESC_TRANSB, &ty, sizeof ty), "TRANSB")).ok())
-    return st;
-  auto layout = [](cublasLtMatrixLayout_t* l, DType t, uint64_t rows, uint64_t cols, int64_t ld) {
-    return lt_status(cublasLtMatrixLayoutCreate(l, cuda_type(t), rows, cols, ld), "cublasLtMatrixLayoutCreate");
+  auto set = [&](cublasLtMatmulDescAttributes_t attr, const void* v, size_t bytes, const char* what) {
+    return lt_status(cublasLtMatmulDescSetAttribute(s->op, attr, v, bytes), what);
   };
-  const uint64_t K = uint64_t(p.k);
-  if (!(st = layout(&s->a, x.t, x.kmajor ? K : uint64_t(x.mn), x.kmajor ? uint64_t(x.mn) : K, x.ld)).ok() ||
-      !(st = layout(&s->b, y.t, y.kmajor ? K : uint64_t(y.mn), y.kmajor ? uint64_t(y.mn) : K, y.ld)).ok() ||
-      !(st = layout(&s->d, p.d_type, row_d ? uint64_t(p.n) : uint64_t(p.m), row_d ? uint64_t(p.m) : uint64_t(p.n), p.ldd)).ok())
+  const bool a_kmajor = p.a_layout == Layout::RowMajor, b_kmajor = p.b_layout == Layout::RowMajor;
+  // cuBLASLt's A must appear as (N x K), its B as (K x M): a K-major B is stored K x N column-major
+  // (transpose it), a K-major A is stored K x M (as it is).
+  const cublasOperation_t ta = b_kmajor ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t tb = a_kmajor ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const uint32_t epi = epilogue;
+  if (!(st = set(CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta, "TRANSA")).ok() ||
+      !(st = set(CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb, "TRANSB")).ok() ||
+      !(st = set(CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi, "EPILOGUE")).ok())
+    return st;
+  if (p.bias != Bias::none) {
+    // One vector for every product: BIAS_BATCH_STRIDE stays 0. The heuristic reads the pointer's
+    // alignment, so the bias is in the descriptor before it is asked.
+    const void* bias = x.bias;
+    const cudaDataType_t bt = cuda_type(*p.bias_type);
+    if (!(st = set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias, "BIAS_POINTER")).ok() ||
+        !(st = set(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt, "BIAS_DATA_TYPE")).ok())
+      return st;
+  }
+  const int32_t count = int32_t(p.batch);
+  auto layout = [&](cublasLtMatrixLayout_t* l, DType t, int64_t rows, int64_t cols, int64_t ld, int64_t stride) {
+    Status ls = lt_status(cublasLtMatrixLayoutCreate(l, cuda_type(t), uint64_t(rows), uint64_t(cols), ld),
+                          "cublasLtMatrixLayoutCreate");
+    if (ls.ok() && p.batch > 1) {  // a 0 stride: the same matrix for every product
+      if ((ls = lt_status(cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count),
+                          "BATCH_COUNT")).ok())
+        ls = lt_status(cublasLtMatrixLayoutSetAttribute(*l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride),
+                       "STRIDED_BATCH_OFFSET");
+    }
+    return ls;
+  };
+  const bool c_apart = p.reads_c() && !c_in_place(p, x);
+  if (!(st = layout(&s->a, p.b_type, b_kmajor ? p.k : p.n, b_kmajor ? p.n : p.k, p.ldb, p.stride_b)).ok() ||
+      !(st = layout(&s->b, p.a_type, a_kmajor ? p.k : p.m, a_kmajor ? p.m : p.k, p.lda, p.stride_a)).ok() ||
+      !(st = layout(&s->d, p.d_type, p.n, p.m, p.ldd, p.stride_d)).ok() ||
+      (c_apart && !(st = layout(&s->c, *p.c_type, p.n, p.m, p.ldc, p.stride_c)).ok()))
     return st;
   if (!(st = lt_status(cublasLtMatmulPreferenceCreate(&s->pref), "cublasLtMatmulPreferenceCreate")).ok()) return st;
   const uint64_t ws = kWorkspaceBytes;
   const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;  // (and none)
-  const uint32_t al_a = address_alignment(x.ptr), al_b = address_alignment(y.ptr), al_d = address_alignment(D);
+  // Every product's matrix, not only the first: a batch stride of an odd number of 16-bit elements
+  // leaves products 2-byte aligned (candidates that assumed the base's 16 bytes faulted on the
+  // H200 with "misaligned address", fuzz, session 6).
+  auto al = [&](const void* ptr, int64_t stride, DType t) {
+    uint32_t a = address_alignment(ptr);
+    if (p.batch > 1 && stride != 0)
+      a = std::min(a, address_alignment(reinterpret_cast<const void*>(uintptr_t(stride) * uintptr_t(dtype_bytes(t)))));
+    return a;
+  };
+  const uint32_t al_a = al(x.b, p.stride_b, p.b_type), al_b = al(x.a, p.stride_a, p.a_type), al_d = al(x.d, p.stride_d, p.d_type);
+  const uint32_t al_c = c_apart ? al(x.c, p.stride_c, *p.c_type) : al_d;
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions, sizeof reductions);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al_a, sizeof al_a);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al_b, sizeof al_b);
-  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al_d, sizeof al_d);
+  cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al_c, sizeof al_c);
   cublasLtMatmulPreferenceSetAttribute(s->pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al_d, sizeof al_d);
-  *first = x.ptr;
-  *second = y.ptr;
   return Status::success();
 }
 
+// No cuBLASLt algorithm: cublasGemmEx where it computes the problem, else a refusal that says why.
+Status without_algorithm(const Problem& p, const Operands& x, cudaStream_t s) {
+  if (gemm_ex_computes(p, x)) return launch_cublas(p, x, s);
+  std::string what;
+  if (p.bias != Bias::none) what += std::string(" bias ") + to_string(*p.bias_type);
+  if (p.activation != Activation::none) what += std::string(" ") + to_string(p.activation);
+  if (p.reads_c() && !c_in_place(p, x)) what += std::string(" C apart (") + to_string(*p.c_type) + ")";
+  std::string note;
+  if (p.bias != Bias::none && *p.bias_type != p.d_type)
+    note = "; cuBLASLt documents a bias in D's type only";
+  return Status::error(StatusCode::not_supported,
+                       std::string("cuBLASLt has no algorithm for this ") + to_string(p.d_type) + " D with" + what +
+                           " (cublasGemmEx takes no epilogue and C only in place)" + note);
+}
+
+// A device buffer for the first-use timing, freed with it.
+struct Scratch {
+  void* base = nullptr;
+  void release() {
+    if (base) cudaFree(base);
+    base = nullptr;
+  }
+  ~Scratch() { release(); }
+};
 
 }  // namespace
 
 // The launcher of the cublaslt_* registry entries (cublas_peer.cpp registers them).
-Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, cudaStream_t s) {
+Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
   if (!st.ok()) return st;
@@ -162,35 +282,55 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   if (!(st = thread_state(dev, s, &handle, &workspace)).ok()) return st;
   Cache& c = cache();
   Descs d;
-  const void *x = nullptr, *y = nullptr;
-  if (!(st = describe_problem(p, A, B, D, &d, &x, &y)).ok()) return st;
-  const Scalars sc;
-  const Key key{dev, p.m, p.n, p.k, p.lda, p.ldb, p.ldd, int(p.a_type), int(p.b_type), int(p.d_type), int(p.acc_type),
-                int(p.a_layout), int(p.b_layout), int(p.d_layout), address_alignment(A), address_alignment(B), address_alignment(D)};
-  auto run = [&](const cublasLtMatmulAlgo_t* algo) {
-    return cublasLtMatmul(handle, d.op, sc.one(p.acc_type), x, d.a, y, d.b, sc.zero(p.acc_type), D, d.d, D, d.d,
+  if (!(st = describe_problem(p, x, &d)).ok()) return st;
+  const Scalars sc(p.acc_type, p.alpha, p.beta);
+  const bool c_apart = p.reads_c() && !c_in_place(p, x);
+  // D: the caller's, or the timing's scratch. A C that is D (or unread) is that same D.
+  auto run = [&](const cublasLtMatmulAlgo_t* algo, void* D) {
+    return cublasLtMatmul(handle, d.op, sc.alpha(), x.b, d.a, x.a, d.b, sc.beta(), c_apart ? x.c : D, d.c_or_d(), D, d.d,
                           algo, workspace, kWorkspaceBytes, s);
   };
+  const Key key = make_key(dev, p, x);
   // The lock covers the choices only (and one thread's first-use timing of a problem at a time).
   std::unique_lock<std::mutex> lock(c.mu);
   auto it = c.best.find(key);
   if (it != c.best.end()) {
     const std::optional<cublasLtMatmulAlgo_t> best = it->second;
     lock.unlock();
-    return best ? lt_status(run(&*best), "cublasLtMatmul") : launch_cublas(p, A, B, D, s);
+    return best ? lt_status(run(&*best, x.d), "cublasLtMatmul") : without_algorithm(p, x, s);
   }
 
-  // First use of this problem: time the heuristic's candidates on the caller's buffers.
   cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
   int found = 0;
   const cublasStatus_t hs =
-      cublasLtMatmulAlgoGetHeuristic(handle, d.op, d.a, d.b, d.d, d.d, d.pref, kCandidates, cand, &found);
+      cublasLtMatmulAlgoGetHeuristic(handle, d.op, d.a, d.b, d.c_or_d(), d.d, d.pref, kCandidates, cand, &found);
   if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && found == 0)) {
     c.best.emplace(key, std::nullopt);
     lock.unlock();
-    return launch_cublas(p, A, B, D, s);
+    return without_algorithm(p, x, s);
   }
   if (!(st = lt_status(hs, "cublasLtMatmulAlgoGetHeuristic")).ok()) return st;
+
+  // First use of this problem: the candidates run on a scratch D (at D's offset from a 256-byte
+  // boundary, so with D's alignment), never on the caller's: with beta != 0 and C = D each run
+  // would read the last one's result as C, and D is to be written once, by the choice. An
+  // in-place C is copied into the scratch first, so the candidates read real values. Without
+  // room for the scratch, the heuristic's first candidate runs untimed (and nothing is kept).
+  const size_t d_bytes = size_t(view_d(p).batch_span(p.batch)) * size_t(dtype_bytes(p.d_type));
+  Scratch scratch;
+  if (cudaMalloc(&scratch.base, d_bytes + 256) != cudaSuccess) {
+    cudaGetLastError();
+    scratch.base = nullptr;
+    lock.unlock();
+    for (int i = 0; i < found; ++i)
+      if (cand[i].state == CUBLAS_STATUS_SUCCESS) return lt_status(run(&cand[i].algo, x.d), "cublasLtMatmul");
+    return Status::error(StatusCode::cuda_error, "cuBLASLt's heuristic gave no usable candidate");
+  }
+  void* const scratch_d = static_cast<char*>(scratch.base) + reinterpret_cast<uintptr_t>(x.d) % 256;
+  if (c_in_place(p, x) &&
+      !(st = cuda_status(cudaMemcpyAsync(scratch_d, x.d, d_bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(C)")).ok())
+    return st;
+
   // Each candidate runs once (those that fail drop out) and is timed alone once; then rounds in
   // which every candidate runs a group of back-to-back launches (about 50 us of them) behind a
   // stream hold, so a few-microsecond candidate is timed without the host's launch gaps or the
@@ -204,7 +344,7 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
     const bool held = hold.hold(s).ok();
     cudaEventRecord(e0, s);
     bool ok = true;
-    for (int g = 0; g < group && ok; ++g) ok = run(&algo) == CUBLAS_STATUS_SUCCESS;
+    for (int g = 0; g < group && ok; ++g) ok = run(&algo, scratch_d) == CUBLAS_STATUS_SUCCESS;
     cudaEventRecord(e1, s);
     if (held) hold.release();
     ok = cudaEventSynchronize(e1) == cudaSuccess && ok;
@@ -219,7 +359,7 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
   std::vector<Timed> timed;
   for (int i = 0; i < found; ++i) {
     float ms = 0;
-    if (cand[i].state != CUBLAS_STATUS_SUCCESS || run(&cand[i].algo) != CUBLAS_STATUS_SUCCESS ||
+    if (cand[i].state != CUBLAS_STATUS_SUCCESS || run(&cand[i].algo, scratch_d) != CUBLAS_STATUS_SUCCESS ||
         !time_group(cand[i].algo, 1, &ms))
       continue;
     timed.push_back({i, std::clamp(int(std::ceil(0.05f / std::max(ms, 1e-4f))), 1, 32), {}});
@@ -239,10 +379,17 @@ Status launch_cublaslt(const Problem& p, const void* A, const void* B, void* D, 
     const float med = t.ms[t.ms.size() / 2];
     if (best < 0 || med < best_ms) best = t.index, best_ms = med;
   }
-  if (best < 0) return Status::error(StatusCode::cuda_error, "no cuBLASLt candidate ran on this problem");
+  scratch.release();  // (cudaFree waits for the timing runs)
+  if (best < 0) {
+    // Every candidate the heuristic offered refused to run (seen on the H200: bf16, a batch of 3
+    // with a broadcast operand, K = 7, C apart, ReLU): as if there were no algorithm.
+    c.best.emplace(key, std::nullopt);
+    lock.unlock();
+    return without_algorithm(p, x, s);
+  }
   c.best.emplace(key, cand[best].algo);
   lock.unlock();
-  return lt_status(run(&cand[best].algo), "cublasLtMatmul");
+  return lt_status(run(&cand[best].algo, x.d), "cublasLtMatmul");
 }
 
 }  // namespace pipegemm::detail

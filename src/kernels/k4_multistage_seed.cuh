@@ -15,7 +15,9 @@ struct SeedVariant {
   static_assert(Types::a == DType::f16 && Types::d == DType::f16, "the seed computes fp16 in/out");
   static constexpr auto kernel = &kernels::k4_seed::k4_seed_kernel<Cfg>;
 
-  static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+  static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    const void *A = x.a, *B = x.b;
+    void* D = x.d;
     using T = typename Cfg::T;
     Status st = prepare_smem(kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;

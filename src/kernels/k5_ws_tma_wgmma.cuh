@@ -49,9 +49,13 @@ using K5ShortK = std::conditional_t<
 // 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, for tuning.
+// CfgGeneral: the same tile and ring with the full semantics (kGeneral: batch, alpha, beta * C,
+// bias, activation), launched for every problem that is not plain, whatever its K.
 template <class Types, class Cfg, int kCluster>
 struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
+  using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
+                                           Cfg::kEpiBufs, false, true>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -107,9 +111,7 @@ struct K5Variant {
   }
 
   template <class C>
-  static Status launch_with(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s, int cluster) {
-    using TA = typename C::TA;
-    using TD = typename C::TD;
+  static Status launch_with(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     constexpr auto k = &kernels::k5::k5_ws_tma_wgmma_kernel<C>;
     Status st = prepare_smem(k, C::kSmemBytes);
     if (!st.ok()) return st;
@@ -117,13 +119,27 @@ struct K5Variant {
     const int n_tiles = int((p.n + C::BN - 1) / C::BN);
 
     CUtensorMap ta, tb, td;
-    st = make_tensor_map_2d_sw128(&ta, A, Types::a, p.m, p.k, p.lda, C::BM, C::BK);
-    if (st.ok()) st = make_tensor_map_2d_sw128(&tb, B, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK);
-    if (st.ok()) st = make_tensor_map_2d_sw128(&td, D, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols);
+    kernels::k5::K5General<C::kGeneral> general{};
+    if constexpr (C::kGeneral) {
+      // Rank-3 maps: a broadcast operand (stride 0) is one matrix, read at product 0.
+      general.batch = int(p.batch);
+      general.a_bcast = p.stride_a == 0;
+      general.b_bcast = p.stride_b == 0;
+      general.epi = kernels::common::epilogue_args(p, x);
+      st = make_tensor_map_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK, general.a_bcast ? 1 : p.batch, p.stride_a);
+      if (st.ok())
+        st = make_tensor_map_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK, general.b_bcast ? 1 : p.batch,
+                                   p.stride_b);
+      if (st.ok()) st = make_tensor_map_sw128(&td, x.d, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols, p.batch, p.stride_d);
+    } else {
+      st = make_tensor_map_2d_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK);
+      if (st.ok()) st = make_tensor_map_2d_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK);
+      if (st.ok()) st = make_tensor_map_2d_sw128(&td, x.d, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols);
+    }
     if (!st.ok()) return st;
 
-    // Persistent grid: every resident cluster, at most one per work unit.
-    const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles;
+    // Persistent grid: every resident cluster, at most one per work unit (of every product).
+    const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles * int(p.batch);
     const int clusters = std::min(units, max_active_clusters<C>(cluster));
     const int raster_group = raster_group_override() > 0 ? raster_group_override()
                                                          : std::max(1, 16 / cluster);  // 2048 rows of A per band
@@ -131,17 +147,18 @@ struct K5Variant {
     cudaLaunchAttribute attr;
     cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), &attr);
     cfg.stream = s;
-    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group),
+    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
     if (!st.ok()) return st;
     return after_launch("k5_ws_tma_wgmma_kernel");
   }
 
-  static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
-    if (p.k <= kShortK) return launch_with<CfgShortK>(p, A, B, D, s, 1);
+  static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
-    return launch_with<Cfg>(p, A, B, D, s, cluster);
+    if (!p.plain()) return launch_with<CfgGeneral>(p, x, s, cluster);
+    if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
+    return launch_with<Cfg>(p, x, s, cluster);
   }
 
   static Status occupancy(int* blocks, int* regs) {
@@ -172,20 +189,29 @@ struct K5Variant {
     const std::string out_t = std::is_same_v<typename Cfg::TD, float> ? "f" : "S4_";
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
-                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "E";
+                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
+    // CfgGeneral: alpha, beta with C apart (its type or f32), batch, both biases, every
+    // activation. A and B stay K-major (TMA boxes of K-major rows).
+    Requirements& r = v.req;
+    r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
+    r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
     return v;
   }
 
   // The packed form (kernels/pack.hpp): the same kernel behind a copy of whatever operand is not
   // 16-byte aligned, so it takes any K, leading dimension, N and naturally aligned pointer.
-  static Status launch_packed_form(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
-    return launch_packed(p, A, B, D, s, &launch);
+  static Status launch_packed_form(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    return launch_packed(p, x, s, &launch);
   }
   static Variant make_packed(const char* name) {
     Variant v = make(name);
+    // Packing copies A, B and D only: the plain GEMM.
+    Requirements& r = v.req;
+    r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = false;
+    r.activations = 0;
     v.mech.packed = true;
     v.req.n_multiple = 1;
     v.req.ptr_align_bytes = int(sizeof(typename Cfg::TA));  // natural alignment

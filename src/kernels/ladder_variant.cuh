@@ -16,6 +16,7 @@
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/dispatch.hpp"
+#include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "registry/table.hpp"
 
@@ -31,6 +32,16 @@ struct MaxSplitOf<Cfg, std::void_t<decltype(Cfg::kMaxSplit)>> {
   static constexpr int value = Cfg::kMaxSplit;
 };
 
+// A config whose kernel takes the full semantics (k0: K0Args).
+template <class Cfg, class = void>
+struct FullSemanticsOf {
+  static constexpr bool value = false;
+};
+template <class Cfg>
+struct FullSemanticsOf<Cfg, std::void_t<decltype(Cfg::kFullSemantics)>> {
+  static constexpr bool value = Cfg::kFullSemantics;
+};
+
 template <class Types, class Cfg, auto Kernel>
 struct LadderVariant {
   using Ops = typename Cfg::Ops;
@@ -38,11 +49,15 @@ struct LadderVariant {
   using TD = typename Ops::TD;
   static constexpr Mechanism kMech = Cfg::kMechanism;
 
-  static Status launch(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+  static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    const void *A = x.a, *B = x.b;
+    void* D = x.d;
     Status st = prepare_smem(Kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
     if constexpr (MaxSplitOf<Cfg>::value > 1) {
       return launch_split(p, A, B, D, s);
+    } else if constexpr (FullSemanticsOf<Cfg>::value) {
+      return launch_full(p, x, s);
     } else {
       const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
       const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
@@ -55,6 +70,29 @@ struct LadderVariant {
           static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
           int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
       return after_launch(Cfg::Name::kName);
+    }
+  }
+
+  // k0 (common::FullArgs): every layout (a stride per dimension), the batch over grid z (each CTA walks products
+  // gridDim.z apart), the epilogue.
+  static Status launch_full(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    if constexpr (FullSemanticsOf<Cfg>::value) {
+      const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
+      kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
+                                       static_cast<const TA*>(x.a),
+                                       static_cast<const TA*>(x.b),
+                                       int(p.m), int(p.n), int(p.k), int(p.batch),
+                                       a_k ? p.lda : 1, a_k ? 1 : p.lda,
+                                       b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
+                                       p.ldd, p.stride_a, p.stride_b, p.stride_d,
+                                       kernels::common::epilogue_args(p, x)};
+      const dim3 grid(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
+                      unsigned(std::min<int64_t>(p.batch, 65535)));
+      Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
+      return after_launch(Cfg::Name::kName);
+    } else {
+      (void)p, (void)x, (void)s;
+      return Status::error(StatusCode::not_supported, "not a full-semantics rung");
     }
   }
 
@@ -103,8 +141,18 @@ struct LadderVariant {
       v.req.ldd_multiple = 1;
       v.req.d_align_bytes = int(sizeof(TD));
     } else {
-      // Element loads and stores: natural alignment of the widest element touched.
-      v.req.ptr_align_bytes = int(std::max(sizeof(TA), sizeof(TD)));
+      // Element loads and stores: each pointer (and a batch's products) aligned to its own element.
+      v.req.ptr_align_bytes = int(sizeof(TA));
+      v.req.d_align_bytes = int(sizeof(TD));
+    }
+    if constexpr (FullSemanticsOf<Cfg>::value) {
+      // Everything the API can ask (common::FullArgs), so some variant accepts every valid problem
+      // (int8: K-major operands; cuBLAS takes the others).
+      Requirements& r = v.req;
+      r.a_mn_major = r.b_mn_major = Cfg::kAnyLayout;
+      r.scale = r.c_apart = r.c_f32 = r.batch = true;
+      r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
+      r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
     }
     v.symbol = std::string(Cfg::Name::kName) + "E";  // the Name tag closes the mangled config
     v.launch = &launch;

@@ -35,9 +35,11 @@ Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t r
 
 }  // namespace
 
-Status launch_packed(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s_, KernelLaunch kernel) {
+Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
+  const void *A = x.a, *B = x.b;
+  void* D = x.d;
   const PackPlan pl = pack_plan(p, A, B, D);
-  if (!pl.any()) return kernel(p, A, B, D, s_);
+  if (!pl.any()) return kernel(p, x, s_);
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
   char* ws = nullptr;
   Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), pl.bytes, s), "cudaMallocAsync(pack workspace)");
@@ -55,7 +57,9 @@ Status launch_packed(const Problem& p, const void* A, const void* B, void* D, cu
     st = copy_rows(ws + pl.b_off, pl.ldb, B, p.ldb, p.n, p.k, dtype_bytes(p.b_type), s);
   }
   if (pl.d) d = ws + pl.d_off, q.ldd = pl.ldd;
-  if (st.ok()) st = kernel(q, a, b, d, s_);
+  Operands y = x;
+  y.a = a, y.b = b, y.d = d;
+  if (st.ok()) st = kernel(q, y, s_);
   if (st.ok() && pl.d) st = copy_rows(D, p.ldd, d, pl.ldd, p.m, p.n, dtype_bytes(p.d_type), s);
   const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(pack workspace)");
   return st.ok() ? freed : st;

@@ -45,11 +45,11 @@ inline PackPlan pack_plan(const Problem& p, const void* A, const void* B, const 
   return pl;
 }
 
-using KernelLaunch = Status (*)(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s);
+using KernelLaunch = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ s);
 
 // Packs what pack_plan says, runs `kernel` on the aligned problem, copies D back; the workspace is
 // stream-ordered (cudaMallocAsync / cudaFreeAsync on s), so concurrent streams do not share one.
 // Nothing needs packing: `kernel` runs the problem as given.
-Status launch_packed(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s, KernelLaunch kernel);
+Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
 
 }  // namespace pipegemm::detail

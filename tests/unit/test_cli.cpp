@@ -36,6 +36,30 @@ TEST(Cli, ListJsonIsValidJson) {
   EXPECT_EQ(j["variants"][0]["family"], "cublas");
 }
 
+// Each variant's capabilities (describe_capabilities): a text column, and a JSON field per capability.
+TEST(Cli, ListSaysWhatEachVariantComputes) {
+  const CliRun text = run("list");
+  ASSERT_EQ(text.code, 0) << text.out;
+  EXPECT_TRUE(has(text, "computes")) << text.out;
+  CliRun r = run("list --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["variants"].empty());
+  EXPECT_TRUE(has(text, j["variants"][0]["capabilities"].get<std::string>())) << text.out;
+  for (const auto& v : j["variants"]) {
+    const auto& req = v["requires"];
+    EXPECT_FALSE(req.contains("any_layout")) << v["name"];
+    for (const char* k : {"a_mn_major", "b_mn_major", "scale", "c_apart", "c_f32", "batch", "bias_per_row", "bias_per_col"})
+      EXPECT_TRUE(req[k].is_boolean()) << v["name"] << " " << k;
+    EXPECT_TRUE(req["activations"].is_array()) << v["name"];
+    const std::string caps = v["capabilities"].get<std::string>();
+    EXPECT_NE(caps.find("TN"), std::string::npos) << caps;
+    if (req["a_mn_major"].get<bool>()) {
+      EXPECT_NE(caps.find("NN"), std::string::npos) << caps;
+    }
+  }
+}
+
 TEST(Cli, VersionFlagPrintsPipegemmAndTheVersion) {
   CliRun r = run("--version");
   EXPECT_EQ(r.code, 0) << r.out;
@@ -156,6 +180,43 @@ TEST(Cli, EveryInputTypeIsAcceptedByVerifyAndBenchArgumentChecks) {
     r = run(std::string("verify --shape 8x8x8 --dtype ") + t);
     EXPECT_EQ(r.code, 3) << t << ": " << r.out;
   }
+}
+
+// The semantics' flags (verify, bench, tune): parsed and checked before any GPU is looked for.
+TEST(Cli, SemanticFlagsAreParsedAndBadValuesAreUsageErrors) {
+  CliRun r;
+  if (!pipegemm::device_info().present) {  // past every argument check, to the GPU that is not there
+    const std::string all = " --shape 37x53x71 --layout NN --d-layout col --alpha 1.5 --beta -0.5 --c d --batch 3 "
+                            "--broadcast a --bias col --bias-dtype f32 --act gelu_erf";
+    for (const char* cmd : {"verify", "bench", "tune --output /nonexistent-dir/x.json"}) {
+      r = run(std::string(cmd) + all);
+      EXPECT_EQ(r.code, 3) << cmd << ": " << r.out;
+    }
+    r = run("verify --shape 64x64x64 --ldc 80 --beta 2 --c-dtype f32 --broadcast c --batch 2 --alpha -1 --layout tt");
+    EXPECT_EQ(r.code, 3) << r.out;
+  }
+  const std::pair<const char*, const char*> bad[] = {
+      {"verify --layout XN", "unknown --layout 'XN'"},
+      {"verify --d-layout diag", "unknown --d-layout"},
+      {"bench --c somewhere --beta 1", "unknown --c"},
+      {"verify --bias diag", "unknown --bias"},
+      {"verify --act swish", "unknown --act"},
+      {"verify --broadcast d --batch 2", "unknown --broadcast"},
+      {"verify --beta 1 --c d --c-dtype f32", "in D's type"},
+      {"verify --beta 1 --c d --batch 2 --broadcast c", "cannot broadcast C"},
+      {"bench --batch 0", "batch must be"},
+      {"verify --alpha notanumber", ""},
+      {"verify --dtype i8 --alpha 0.5", "whole-number"},
+      {"verify --dtype i8 --bias row", "floating-point D"},
+      {"verify --batch 2 --out /tmp/x.npy", "--batch 1 only"},
+      {"verify --a " PIPEGEMM_TEST_DATA "/a_4x8_f16.npy --b " PIPEGEMM_TEST_DATA "/a_4x8_f16.npy --layout NN", "--layout TN"},
+  };
+  for (auto [args, msg] : bad) {
+    r = run(args);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.out;
+    EXPECT_TRUE(has(r, msg)) << args << ": " << r.out;
+  }
+  EXPECT_EQ(run("fuzz --plain-fraction 1.5").code, 2);
 }
 
 namespace {

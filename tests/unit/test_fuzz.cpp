@@ -42,7 +42,7 @@ TEST(Fuzz, GeneratorDistribution) {
   const int n = 4000;
   for (DType t : kInputs) {
     const int64_t vec = 16 / dtype_bytes(t);
-    int odd_k = 0, small_m = 0, padded_a = 0, padded_d = 0, shifted = 0;
+    int odd_k = 0, small_m = 0, padded_a = 0, padded_d = 0, shifted = 0, plain = 0;
     int64_t max_m = 0, min_k = 1 << 30;
     for (const FuzzCase& c : generate_cases(t, 7, n)) {
       ASSERT_GE(c.m, 1); ASSERT_LE(c.m, 16384);
@@ -50,20 +50,29 @@ TEST(Fuzz, GeneratorDistribution) {
       ASSERT_GE(c.k, 1); ASSERT_LE(c.k, 16384);
       if (c.k % 2) ++odd_k;
       else EXPECT_EQ(c.k % vec, 0) << "an even K is a whole 16-byte vector";
-      small_m += c.m <= 128;  // log-uniform: half of [1, 16385) lies below sqrt(16385) = 128
-      max_m = std::max(max_m, c.m);
       min_k = std::min(min_k, c.k);
-      for (auto [ld, packed] : {std::pair{c.lda, c.k}, {c.ldb, c.k}, {c.ldd, c.n}}) {
+      const bool a_row = c.a_layout == Layout::RowMajor, b_row = c.b_layout == Layout::RowMajor;
+      const int64_t d_row = c.d_layout == Layout::RowMajor ? c.n : c.m;
+      for (auto [ld, packed] : {std::pair{c.lda, a_row ? c.k : c.m}, {c.ldb, b_row ? c.k : c.n}, {c.ldd, d_row}}) {
         const int64_t pad = ld - packed;
         EXPECT_TRUE(pad == 0 || (pad % 2 == 1 && pad >= 1 && pad <= 31)) << pad;
       }
-      padded_a += c.lda != c.k;
-      padded_d += c.ldd != c.n;
+      padded_a += c.lda != (a_row ? c.k : c.m);
+      padded_d += c.ldd != d_row;
       EXPECT_TRUE(c.offset == 0 || c.offset == offset_for(t));
       shifted += c.offset != 0;
+      if (c.plain()) {  // the plain TN GEMM keeps the sizes' full range
+        ++plain;
+        small_m += c.m <= 128;  // log-uniform: half of [1, 16385) lies below sqrt(16385) = 128
+        max_m = std::max(max_m, c.m);
+      } else {
+        EXPECT_LE(std::max({c.m, c.n, c.k}), c.batch > 1 ? 512 : 1024) << "within the CPU reference's reach";
+        EXPECT_TRUE(cpu_reference(c, FuzzOptions{}));
+      }
     }
+    EXPECT_NEAR(plain, n * 0.4, n / 20) << to_string(t);
     EXPECT_NEAR(odd_k, n / 2, n / 20) << to_string(t);
-    EXPECT_NEAR(small_m, n / 2, n / 20) << to_string(t);
+    EXPECT_NEAR(small_m, plain / 2, plain / 10) << to_string(t);
     EXPECT_NEAR(padded_a, n / 2, n / 20) << to_string(t);
     EXPECT_NEAR(padded_d, n / 2, n / 20) << to_string(t);
     EXPECT_NEAR(shifted, n / 2, n / 20) << to_string(t);
@@ -71,6 +80,94 @@ TEST(Fuzz, GeneratorDistribution) {
     EXPECT_EQ(min_k, 1) << "and the bottom";
   }
   for (const FuzzCase& c : generate_cases(DType::f16, 3, 500, 100)) EXPECT_LE(std::max({c.m, c.n, c.k}), 100);
+  // plain_fraction 1: every problem is the plain TN GEMM; 0: none is (but by chance).
+  for (const FuzzCase& c : generate_cases(DType::f16, 3, 500, 16384, 1.0)) EXPECT_TRUE(c.plain());
+  int plain0 = 0;
+  for (const FuzzCase& c : generate_cases(DType::f16, 3, 500, 16384, 0.0)) plain0 += c.plain();
+  EXPECT_LT(plain0, 25);
+}
+
+// The semantics' dimensions, each drawn independently over the problems that have them.
+TEST(Fuzz, GeneratorDrawsEverySemanticDimension) {
+  const int n = 6000;
+  int semantic = 0, nn = 0, tt = 0, nt = 0, d_col = 0, alpha = 0, apart = 0, in_place = 0, c_f32 = 0;
+  int row = 0, col = 0, bias_f32 = 0, batched = 0, relu = 0, gtanh = 0, gerf = 0;
+  int bcast[3] = {0, 0, 0};
+  for (const FuzzCase& c : generate_cases(DType::f16, 11, n)) {
+    if (c.plain()) continue;
+    ++semantic;
+    const bool a_row = c.a_layout == Layout::RowMajor, b_row = c.b_layout == Layout::RowMajor;
+    nn += !a_row && b_row, tt += a_row && !b_row, nt += !a_row && !b_row;
+    d_col += c.d_layout == Layout::ColMajor;
+    alpha += c.alpha != 1.f;
+    EXPECT_EQ(c.alpha != 1.f, c.ialpha != 1);
+    EXPECT_EQ(float(int(c.ialpha)), float(c.ialpha));
+    apart += c.c == CBinding::apart, in_place += c.c == CBinding::in_place;
+    EXPECT_EQ(c.beta != 0.f, c.c != CBinding::none);
+    if (c.c == CBinding::in_place) {
+      EXPECT_EQ(c.ldc, c.ldd);
+    }
+    if (c.c == CBinding::apart) {
+      const int64_t pad = c.ldc - (c.d_layout == Layout::RowMajor ? c.n : c.m);
+      EXPECT_TRUE(pad == 0 || (pad % 2 == 1 && pad <= 31)) << pad;
+    }
+    c_f32 += c.c_f32;
+    if (c.c_f32) {
+      EXPECT_EQ(c.c, CBinding::apart);
+    }
+    row += c.bias == Bias::per_row, col += c.bias == Bias::per_col, bias_f32 += c.bias_f32;
+    relu += c.act == Activation::relu, gtanh += c.act == Activation::gelu_tanh, gerf += c.act == Activation::gelu_erf;
+    EXPECT_TRUE(c.batch >= 1 && c.batch <= 4);
+    batched += c.batch > 1;
+    if (c.broadcast) {
+      EXPECT_GT(c.batch, 1);
+    }
+    if (c.broadcast == 'c') {
+      EXPECT_EQ(c.c, CBinding::apart) << "C = D is never broadcast";
+    }
+    bcast[0] += c.broadcast == 'a', bcast[1] += c.broadcast == 'b', bcast[2] += c.broadcast == 'c';
+  }
+  const int s = semantic;
+  EXPECT_NEAR(semantic, n * 0.6, n / 20);
+  for (int x : {nn, tt, nt}) EXPECT_NEAR(x, s / 4, s / 20);
+  EXPECT_NEAR(d_col, s / 2, s / 20);
+  EXPECT_NEAR(alpha, s / 2, s / 20);
+  EXPECT_NEAR(apart, s / 3, s / 20);
+  EXPECT_NEAR(in_place, s / 3, s / 20);
+  EXPECT_NEAR(c_f32, apart / 2, apart / 10);
+  EXPECT_NEAR(row, s / 3, s / 20);
+  EXPECT_NEAR(col, s / 3, s / 20);
+  EXPECT_NEAR(bias_f32, (row + col) / 2, (row + col) / 10);
+  for (int x : {relu, gtanh, gerf}) EXPECT_NEAR(x, s / 4, s / 20);
+  EXPECT_NEAR(batched, s / 2, s / 20);
+  EXPECT_NEAR(bcast[0], batched / 4, batched / 15);
+  EXPECT_NEAR(bcast[1], batched / 4, batched / 15);
+  EXPECT_GT(bcast[2], 0);
+  // An int32 D takes the whole alpha and beta, and neither bias nor activation.
+  for (const FuzzCase& c : generate_cases(DType::i8, 11, 400)) {
+    const Problem p = problem_of(c, DType::i32, DType::i32);
+    EXPECT_EQ(p.bias, Bias::none);
+    EXPECT_EQ(p.activation, Activation::none);
+    EXPECT_EQ(p.alpha, std::nearbyint(p.alpha));
+    EXPECT_EQ(p.beta, std::nearbyint(p.beta));
+    EXPECT_TRUE(validate_problem(p).ok()) << validate_problem(p).message << " " << reproducer(p, c.offset, "x", 1);
+    for (auto [acc, out] : {std::pair{DType::i32, DType::f32}}) {
+      const Problem q = problem_of(c, acc, out);
+      EXPECT_TRUE(validate_problem(q).ok()) << validate_problem(q).message;
+    }
+  }
+  // Every generated problem is valid for every type its input runs with.
+  const std::vector<std::pair<DType, DType>> types[] = {
+      {{DType::f32, DType::f16}, {DType::f32, DType::f32}, {DType::f16, DType::f16}},  // f16 in
+      {{DType::f32, DType::bf16}, {DType::f32, DType::f32}},                           // bf16
+      {{DType::i32, DType::i32}, {DType::i32, DType::f32}},                            // i8
+      {{DType::f32, DType::f32}}};                                                     // f32
+  for (int ti = 0; ti < 4; ++ti)
+    for (const FuzzCase& c : generate_cases(kInputs[ti], 5, 500))
+      for (auto [acc, out] : types[ti]) {
+        const Problem p = problem_of(c, acc, out);
+        EXPECT_TRUE(validate_problem(p).ok()) << validate_problem(p).message << ": " << reproducer(p, c.offset, "x", 1);
+      }
 }
 
 TEST(Fuzz, OffsetsOnlyWhereTheTypeAllowsThem) {
@@ -83,27 +180,49 @@ TEST(Fuzz, OffsetsOnlyWhereTheTypeAllowsThem) {
 }
 
 TEST(Fuzz, ReproducerParsesBackToTheSameProblem) {
-  const std::pair<DType, DType> combos[] = {{DType::f32, DType::f16}, {DType::f16, DType::f16}, {DType::i32, DType::f32}};
+  const std::pair<DType, DType> combos[] = {{DType::f32, DType::f16}, {DType::f16, DType::f16}, {DType::i32, DType::f32},
+                                            {DType::i32, DType::i32}};
+  int semantic = 0;
   for (DType t : kInputs)
     for (const FuzzCase& c : generate_cases(t, 99, 200))
       for (auto [acc, out] : combos) {
         const Problem p = problem_of(c, acc, out).normalized();
+        const bool in_place = c.c == CBinding::in_place && p.reads_c();
         const uint64_t seed = 0xfedcba9876543210ull;
-        const std::string line = reproducer(p, c.offset, "k0_f16_128x128x16", seed);
+        const std::string line = reproducer(p, c.offset, "k0_f16_128x128x16", seed, in_place);
         EXPECT_EQ(line.find('\n'), std::string::npos);
         EXPECT_EQ(line.rfind("pipegemm verify ", 0), 0u);
         Problem q;
         int64_t off = -1;
         std::string kernel;
         uint64_t s = 0;
-        ASSERT_TRUE(parse_reproducer(line, &q, &off, &kernel, &s).ok()) << line;
+        bool q_in_place = !in_place;
+        ASSERT_TRUE(parse_reproducer(line, &q, &off, &kernel, &s, &q_in_place).ok()) << line;
         EXPECT_TRUE(q.m == p.m && q.n == p.n && q.k == p.k && q.lda == p.lda && q.ldb == p.ldb && q.ldd == p.ldd) << line;
         EXPECT_TRUE(q.a_type == t && q.b_type == t && q.acc_type == acc && q.d_type == out) << line;
+        EXPECT_TRUE(q.a_layout == p.a_layout && q.b_layout == p.b_layout && q.d_layout == p.d_layout) << line;
+        EXPECT_TRUE(q.alpha == p.alpha && q.beta == p.beta && q.reads_c() == p.reads_c()) << line;
+        if (p.reads_c()) {
+          EXPECT_TRUE(q.ldc == p.ldc && *q.c_type == *p.c_type && q.stride_c == p.stride_c) << line;
+        }
+        EXPECT_TRUE(q.bias == p.bias && *q.bias_type == *p.bias_type && q.activation == p.activation) << line;
+        EXPECT_TRUE(q.batch == p.batch && q.stride_a == p.stride_a && q.stride_b == p.stride_b && q.stride_d == p.stride_d)
+            << line;
+        EXPECT_EQ(q_in_place, in_place) << line;
         EXPECT_EQ(off, c.offset);
         EXPECT_EQ(kernel, "k0_f16_128x128x16");
         EXPECT_EQ(s, seed);
         EXPECT_EQ(line.find("--offset") != std::string::npos, c.offset != 0);
+        EXPECT_EQ(line.find("--c d") != std::string::npos, in_place) << line;
+        semantic += !c.plain();
+        // The plain TN GEMM's line is what it always was: no semantic flag.
+        if (c.plain()) {
+          for (const char* f : {"--layout", "--alpha", "--beta", "--batch", "--bias", "--act", "--d-layout"}) {
+            EXPECT_EQ(line.find(f), std::string::npos) << line;
+          }
+        }
       }
+  EXPECT_GT(semantic, 0);
   Problem q;
   int64_t off;
   std::string k;
@@ -112,6 +231,28 @@ TEST(Fuzz, ReproducerParsesBackToTheSameProblem) {
   EXPECT_FALSE(parse_reproducer("pipegemm verify --shape 1x1", &q, &off, &k, &s).ok());
   EXPECT_FALSE(parse_reproducer("pipegemm verify --lda", &q, &off, &k, &s).ok());
   EXPECT_FALSE(parse_reproducer("pipegemm verify --frob 1", &q, &off, &k, &s).ok());
+  EXPECT_FALSE(parse_reproducer("pipegemm verify --layout XY", &q, &off, &k, &s).ok());
+  EXPECT_FALSE(parse_reproducer("pipegemm verify --act swish", &q, &off, &k, &s).ok());
+  EXPECT_FALSE(parse_reproducer("pipegemm verify --alpha 1x", &q, &off, &k, &s).ok());
+  // A hand-written line with every flag.
+  bool ip = false;
+  ASSERT_TRUE(parse_reproducer("pipegemm verify --shape 37x53x71 --lda 37 --ldb 71 --ldd 37 --dtype bf16 --acc f32 "
+                               "--out-dtype bf16 --layout NN --d-layout col --alpha -0.75 --beta 2 --c d --batch 3 "
+                               "--broadcast b --bias col --bias-dtype f32 --act gelu_tanh --kernel auto --seed 9",
+                               &q, &off, &k, &s, &ip)
+                  .ok());
+  EXPECT_TRUE(ip);
+  EXPECT_EQ(q.a_layout, Layout::ColMajor);
+  EXPECT_EQ(q.b_layout, Layout::RowMajor);
+  EXPECT_EQ(q.d_layout, Layout::ColMajor);
+  EXPECT_EQ(q.alpha, -0.75f);
+  EXPECT_EQ(q.beta, 2.f);
+  EXPECT_EQ(q.ldc, 37);
+  EXPECT_EQ(q.batch, 3);
+  EXPECT_EQ(q.stride_b, 0);
+  EXPECT_EQ(q.bias, Bias::per_col);
+  EXPECT_EQ(*q.bias_type, DType::f32);
+  EXPECT_EQ(q.activation, Activation::gelu_tanh);
 }
 
 TEST(Fuzz, DtypeListsAndReferenceChoice) {
@@ -132,6 +273,8 @@ TEST(Fuzz, DtypeListsAndReferenceChoice) {
   EXPECT_TRUE(cpu_reference(c, o));
   c.m = 16384, c.n = 1, c.k = 8192;  // 2^27 MACs, but 1 GB of K-major copies
   EXPECT_FALSE(cpu_reference(c, o));
+  c.m = 1024, c.n = 1024, c.k = 1024, c.bias = Bias::per_col;  // semantics: always the CPU (the sizes are kept small)
+  EXPECT_TRUE(cpu_reference(c, o));
   const auto rules = detail::stated_rules(o);
   std::string all;
   for (auto& r : rules) all += r + "\n";

@@ -13,12 +13,27 @@ void add_problem_options(CLI::App* app, ProblemRequest* o, const std::string& de
   app->add_option("--out-dtype", o->types.out, "only variants with this output type");
   app->add_option("--lda", o->lda, "leading dimension of A in elements (default K)");
   app->add_option("--ldb", o->ldb, "leading dimension of B in elements (default K)");
-  app->add_option("--ldd", o->ldd, "leading dimension of D in elements (default N)");
+  app->add_option("--ldd", o->ldd, "leading dimension of D in elements (default N; M for --d-layout col)");
+  // The semantics: D = act(alpha * A B^T + beta * C + bias), for each of --batch products.
+  app->add_option("--layout", o->layout, "A and B layouts, BLAS's op letters: TN (both K-major), NN, NT, TT")
+      ->capture_default_str();
+  app->add_option("--d-layout", o->d_layout, "D (and C) row- or column-major: row, col")->capture_default_str();
+  app->add_option("--alpha", o->alpha, "D = alpha * A B^T + ...")->capture_default_str();
+  app->add_option("--beta", o->beta, "... + beta * C (0: C is not read)")->capture_default_str();
+  app->add_option("--c", o->c, "C apart (its own buffer) or d (C = D, in place: D's values are C)")->capture_default_str();
+  app->add_option("--c-dtype", o->c_dtype, "C's type: d (D's, the default) or f32");
+  app->add_option("--ldc", o->ldc, "leading dimension of C in elements (default: packed; C = D: ldd)");
+  app->add_option("--batch", o->batch, "products, strided one after another")->capture_default_str();
+  app->add_option("--broadcast", o->broadcast, "a, b or c: that operand is the same for every product (stride 0)");
+  app->add_option("--bias", o->bias, "add a bias vector per row (M values) or per column (N): none, row, col")
+      ->capture_default_str();
+  app->add_option("--bias-dtype", o->bias_dtype, "the bias's type: d (D's) or f32")->capture_default_str();
+  app->add_option("--act", o->act, "activation, last: none, relu, gelu_tanh, gelu_erf")->capture_default_str();
   if (with_npy) {
     app->add_option("--a", o->a_npy, "A (M,K) from a .npy file (C order)");
     app->add_option("--b", o->b_npy, "B (N,K) from a .npy file (C order)");
     app->add_option("--out", o->d_npy, "write D (M,N) of the (single) selected variant to a .npy file");
-    app->add_option("--offset", o->offset, "start A, B and D this many elements past an aligned allocation "
+    app->add_option("--offset", o->offset, "start A, B, C, the bias and D this many elements past an aligned allocation "
                                            "(random inputs; `pipegemm fuzz` reproducers use it)")
         ->check(CLI::Range(int64_t(0), int64_t(64)));
   }

@@ -46,6 +46,9 @@ void add_fuzz(CLI::App& app, int* rc) {
                                         "each with all its accumulation/output types");
   cmd->add_option("--seed", f->opt.seed, "seed of the problems and the inputs (default: fresh, printed)");
   cmd->add_option("--max-dim", f->opt.max_dim, "largest M, N, K (log-uniform in [1, max-dim])")->capture_default_str();
+  cmd->add_option("--plain-fraction", f->opt.plain_fraction,
+                  "share of plain TN problems (the rest draw layouts, alpha/beta/C, bias, activation, batch)")
+      ->capture_default_str();
   cmd->add_flag("--peers", f->opt.peers, "fuzz the cuBLAS entries too");
   cmd->add_flag("!--no-guard", f->opt.guard, "do not count writes into the offset / ldd padding around D");
   cmd->add_option("--progress", f->progress_s, "seconds between progress lines on stderr")->capture_default_str();

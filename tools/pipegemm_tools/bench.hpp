@@ -11,18 +11,34 @@
 
 namespace pipegemm {
 
-// Host inputs for one problem: fresh random (seeded) or loaded from .npy by the caller.
-// offset_elements > 0 puts A, B and D that many elements (of their own types) past their
-// allocations, i.e. misaligned for any vector wider than an element; A and B then hold that many
-// leading elements (random too, never read) before the matrix.
+// Host inputs for one problem: fresh random (seeded) or A and B loaded from .npy by the caller.
+// offset_elements > 0 puts A, B, C, the bias and D that many elements (of their own types) past
+// their allocations, i.e. misaligned for any vector wider than an element; the host buffers then
+// hold that many leading elements (random too, never read) before the matrix.
 struct HostInputs {
-  std::vector<uint8_t> A, B;  // laid out as the problem's lda/ldb/layouts say
-  uint64_t seed = 0;          // 0 when the inputs came from files
+  std::vector<uint8_t> A, B;  // laid out as the problem's lda/ldb/layouts/batch strides say
+  std::vector<uint8_t> C;     // p.reads_c(): laid out with ldc, D's layout, stride_c, in p.c_type
+  std::vector<uint8_t> bias;  // p.bias != none: M (per row) or N (per column) elements of p.bias_type
+  uint64_t seed = 0;          // 0 when A and B came from files
   int64_t offset_elements = 0;
 };
-// A is the first offset + span(A) draws of one seeded stream, B those of a second; a longer
-// buffer from the same seed starts with the same elements (the fuzzer relies on it).
+// A is the first offset + batch span(A) draws of one seeded stream, B those of a second, C of a
+// third, the bias of a fourth: a longer buffer from the same seed starts with the same elements
+// (the fuzzer relies on it). C and the bias only where the problem reads them.
 HostInputs make_random_inputs(const Problem& p, uint64_t seed, int64_t offset_elements = 0);
+// The streams of C and the bias alone (what make_random_inputs puts in HostInputs::C / bias).
+std::vector<uint8_t> random_c(const Problem& p, uint64_t seed, int64_t offset_elements = 0);
+std::vector<uint8_t> random_bias(const Problem& p, uint64_t seed, int64_t offset_elements = 0);
+
+// Elements of the bias vector (0 without one).
+int64_t bias_elements(const Problem& p);
+
+// D's allocation before a run, from D's first element (offset elements before it are the
+// caller's): the poison byte everywhere (NaN for floating outputs, 0x80808080 for int32), and,
+// with C = D in place, C's values at D's elements (the padding between rows and products stays
+// poison). C_host points at C's first element, laid out as D (ldc = ldd, stride_c = stride_d).
+uint8_t poison_byte(DType d);
+void initial_d(const Problem& p, const void* C_host, bool c_in_place, std::vector<uint8_t>* out);
 
 struct VerifyOutcome {
   std::string variant;
@@ -30,27 +46,37 @@ struct VerifyOutcome {
   CompareResult result;     // valid when status.ok()
 };
 
-// Owns the reference and one device copy of A, B, D. Each verify() poisons D (NaN for
-// floating outputs, 0x80808080 for int32), runs the variant, copies D back and compares every
-// element. The reference is computed once, on first use.
+// Owns the reference and one device copy of A, B, C, the bias and D. Each verify() poisons D
+// (NaN for floating outputs, 0x80808080 for int32) -- or, with C = D in place, fills D with C's
+// values (its padding poisoned) -- runs the variant, copies D back and compares every element of
+// every product. The reference is computed once, on first use.
 class VerifySession {
  public:
-  static Status create(const Problem& p, HostInputs inputs, std::unique_ptr<VerifySession>* out);
+  // c_in_place: C is D itself (the problem's ldc, c_type and stride_c must be D's); else a C the
+  // problem reads has its own buffer.
+  static Status create(const Problem& p, HostInputs inputs, std::unique_ptr<VerifySession>* out,
+                       bool c_in_place = false);
   ~VerifySession();
   VerifyOutcome verify(const Variant& v);
   const Tolerance& tolerance() const { return tol_; }
   const Problem& problem() const { return p_; }
-  const std::vector<uint8_t>& last_output() const { return d_host_; }  // D of the last verify(), from its offset on
+  bool c_in_place() const { return in_place_; }
+  // D of the last verify(), from its first element (batch span of D, laid out as the problem says).
+  const std::vector<uint8_t>& last_output() const { return d_host_; }
 
  private:
   VerifySession() = default;
   Problem p_;
   HostInputs in_;
+  bool in_place_ = false;
   std::vector<double> ref_;
   Tolerance tol_;
   std::vector<uint8_t> d_host_;
-  void *dA_ = nullptr, *dB_ = nullptr, *dD_ = nullptr;  // the allocations (offset: the matrices start later)
+  std::vector<uint8_t> d_init_;  // C = D in place: D's allocation before each run (C's values, poison around)
+  void *dA_ = nullptr, *dB_ = nullptr, *dD_ = nullptr;   // the allocations (offset: the matrices start later)
+  void *dC_ = nullptr, *dBias_ = nullptr;                // C apart from D, the bias (null when unused)
   size_t a_bytes_ = 0, b_bytes_ = 0, d_bytes_ = 0;       // whole allocations
+  size_t c_bytes_ = 0, bias_bytes_ = 0;
   size_t d_off_bytes_ = 0;                               // offset_elements of D, in bytes
 };
 
@@ -71,6 +97,9 @@ struct BenchOptions {
   // A launch shorter than this (measured in the first warm-up) is timed in groups of launches
   // that last about this long, each sample the group's mean: events resolve ~0.5 us.
   double sample_us = 50;
+  // C = D in place (a problem that reads C): no C buffer, each launch reads what D holds. Else a
+  // C the problem reads gets its own rotated buffers.
+  bool c_in_place = false;
 };
 
 struct BenchResult {
@@ -90,6 +119,7 @@ struct BenchResult {
 
 struct BenchReport {
   Problem problem;
+  bool c_in_place = false;   // C = D (BenchOptions::c_in_place)
   int buffer_sets = 0;
   double set_bytes = 0;
   double copy_gbps = 0;      // device-to-device copy, bytes read + written

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pipegemm/device.hpp"
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/bench_suite.hpp"
@@ -40,10 +41,47 @@ struct ProblemRequest {
   TypeRequest types;
   int64_t lda = 0, ldb = 0, ldd = 0;  // 0 = packed
   std::string a_npy, b_npy, d_npy;    // verify: inputs from files, D to a file
-  int64_t offset = 0;                 // verify: A, B, D start this many elements past an aligned allocation
+  int64_t offset = 0;                 // verify: A, B, C, the bias and D start this many elements past an aligned allocation
+  // ---- the semantics (pipegemm.hpp): D = act(alpha A B^T + beta C + bias), batched ----
+  std::string layout = "TN";          // --layout TN|NN|NT|TT (BLAS letters of A, B)
+  std::string d_layout = "row";       // --d-layout row|col
+  float alpha = 1.f, beta = 0.f;      // --alpha, --beta
+  std::string c = "apart";            // --c apart|d: C in its own buffer, or C = D in place
+  std::string c_dtype;                // --c-dtype: "" or "d" = D's type, else a type (f32)
+  int64_t ldc = 0;                    // --ldc (0 = packed; in place: ldd)
+  int64_t batch = 1;                  // --batch
+  std::string broadcast;              // --broadcast a|b|c: that operand's batch stride is 0
+  std::string bias = "none";          // --bias none|row|col
+  std::string bias_dtype = "d";       // --bias-dtype f32|d
+  std::string act = "none";           // --act none|relu|gelu_tanh|gelu_erf
+  bool c_in_place() const { return c == "d"; }
 };
-// The problem for variant v: shape and leading dimensions from r, types from v.
+// The problem for variant v: shape, leading dimensions and semantics from r, types from v.
 Status problem_for(const ProblemRequest& r, const Variant& v, Problem* p);
+// The semantics of r alone, checked (the flags' values; what only a D type decides waits for
+// problem_for).
+Status check_semantics(const ProblemRequest& r);
+// Stand-ins for the pointers a run will use, for auto's choice before any allocation: distinct
+// 256-byte-aligned addresses plus `offset` elements (cudaMalloc's alignment), C = D in place.
+// Only their alignment, and whether C is D, are read.
+Operands probe_operands(const Problem& p, int64_t offset, bool c_in_place);
+// auto's choice (choose_auto on tune_tables()) and candidates (accepting_variants) for a
+// validated problem as a call sees it: normalized, a column-major D turned row-major (row_major_d,
+// A and B swapped), as GemmCall::make does.
+Problem as_called(const Problem& p, const Operands& x, Operands* y);  // the problem and *y as the variant sees them
+Choice choose_auto_for(const Problem& p, const DeviceInfo& dev, const Operands& x);
+std::vector<const Variant*> accepting_for(const Problem& p, int sm, const Operands& x);
+// The semantics in words, "" for the plain TN GEMM (D row-major, alpha 1, beta 0, no epilogue,
+// batch 1): "NN, D col, alpha 2, beta 0.5 (C apart, f32), batch 3 (A broadcast), bias col f32, gelu_tanh".
+std::string semantics_text(const Problem& p, bool c_in_place);
+// Which operand a batch broadcasts ("a", "b", "c", or "" for none), and how C is bound: "none"
+// (beta = 0), "apart", "d" (in place).
+std::string broadcast_of(const Problem& p);
+std::string c_binding(const Problem& p, bool c_in_place);
+// The semantics as report columns (JSON/CSV data: layout, alpha, beta, c, c_type, ldc, batch,
+// broadcast, bias, bias_type, activation) and one row's cells, in the same order.
+std::vector<report::Column> semantic_columns();
+std::vector<report::Cell> semantic_cells(const Problem& p, bool c_in_place);
 
 struct Selection {
   std::vector<std::string> kernels;  // names, "all", "auto"
@@ -70,6 +108,8 @@ struct VerifyRequest {
 };
 struct VerifyRow {
   std::string variant, shape, verdict;  // verdict: PASS, FAIL, refused, ERROR
+  Problem problem;                      // as verified (normalized; the semantics' columns)
+  bool c_in_place = false;
   VerifyOutcome outcome;
   bool ran = false;                     // the kernel ran and was compared
   Tolerance tolerance;
@@ -84,6 +124,7 @@ struct VerifyReport {
   int failures = 0;
   std::vector<std::string> errors;  // what failed beside the rows (writing --out)
   std::string auto_choice, auto_why;  // --kernel auto: what it took and how (cache, model, fallback)
+  std::string semantics;              // semantics_text of the problem ("" = the plain TN GEMM)
 };
 Status run_verify(VerifyRequest r, VerifyReport* out);
 report::Document document(const VerifyReport& r);

@@ -49,8 +49,10 @@ struct TuneReport {
 // Candidates for p on dev: auto's (accepting_variants), cheapest first by the model, minus
 // (prune > 0) those predicted above prune x our cheapest kernel, unless that is launch-bound, and
 // a packed form with nothing to copy; cuBLAS is never pruned. `pruned` gets the names left out.
+// c_in_place: a C the problem reads is D itself (else its own buffer). p may have a column-major D:
+// the candidates are those of the call (as_called).
 std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
-                                            std::vector<std::string>* pruned);
+                                            std::vector<std::string>* pruned, bool c_in_place = false);
 
 Status run_tune(const TuneRequest& r, TuneReport* out);
 report::Document document(const TuneReport& r);

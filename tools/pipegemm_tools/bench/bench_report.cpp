@@ -46,15 +46,17 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
   BenchResult no_auto;  // auto found no variant
   bool auto_first = false;
   std::string auto_why;
+  const bool in_place = pl.problem.c_in_place() && p.reads_c();
   if (want_auto) {
     const Problem np = p.normalized();
-    const Choice ch = choose_auto(np, device_info(), nullptr, nullptr, nullptr, *tune_tables());
+    const Operands probe = probe_operands(np, 0, in_place);  // cudaMalloc'd buffers: 256-byte aligned
+    const Choice ch = choose_auto_for(np, device_info(), probe);
     if (const Variant* c = ch.variant) {
       std::vector<const Variant*> head{c};
       // --candidates: every variant auto chose among (each also by name, so auto's own pick is
       // timed twice: as "auto" and as itself); else its cuBLAS peers.
       const std::vector<const Variant*> more =
-          r.candidates ? accepting_variants(np, device_info().sm, nullptr, nullptr, nullptr)
+          r.candidates ? accepting_for(np, device_info().sm, probe)
           : peers      ? peers_for(*c)
                        : std::vector<const Variant*>{};
       for (const Variant* q : more)
@@ -84,7 +86,9 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
   for (size_t g = 0; g < groups.size(); ++g) {
     if (!(runs->error = problem_for(pl.problem, *groups[g][0], &p)).ok()) return;
     BenchReport rep;
-    runs->error = bench_variants(p, groups[g], r.run, &rep);
+    BenchOptions opt = r.run;
+    opt.c_in_place = in_place;
+    runs->error = bench_variants(p, groups[g], opt, &rep);
     if (!runs->error.ok()) return;
     if (g == 0 && auto_first && !rep.results.empty()) {
       rep.results[0].chose = rep.results[0].variant;
@@ -99,6 +103,7 @@ void bench_shape(const ShapePlan& pl, bool want_auto, bool peers, const BenchReq
   if (runs->runs.size() == first) {
     BenchReport rep;
     typed_problem(pl.problem, pl.types, &rep.problem);
+    rep.c_in_place = in_place;
     runs->runs.push_back(std::move(rep));
   }
   runs->runs[first].results.insert(runs->runs[first].results.begin(), no_auto);
@@ -191,8 +196,11 @@ report::Document document(const BenchRuns& r) {
     report::Section& s = d.section("", !r.ladder);
     s.data(at + ".shape", p.shape_string()).data(at + ".buffer_sets", b.buffer_sets);
     s.data(at + ".set_bytes", b.set_bytes).data(at + ".copy_gbps", b.copy_gbps);
+    const std::string sem = semantics_text(p, b.c_in_place);
+    if (!sem.empty()) s.data(at + ".semantics", sem);
     const std::string title = r.ladder ? "" : p.shape_string() + "  " + to_string(p.a_type) + " in, " + to_string(p.d_type) +
-                                                  " out;  " + std::to_string(b.buffer_sets) + " buffer sets x " +
+                                                  " out;  " + (sem.empty() ? "" : sem + ";  ") +
+                                                  std::to_string(b.buffer_sets) + " buffer sets x " +
                                                   fixed(b.set_bytes / 1e6, 1) + " MB rotated;  device copy " +
                                                   fixed(b.copy_gbps, 0) + " GB/s";
     // The ladder shows rung, speedup over k1 and mechanism; bench its bandwidth and peer. A keyless
@@ -207,7 +215,10 @@ report::Document document(const BenchRuns& r) {
          {"peer", "peer (same types)", bench_all}, {"", "mechanism", ladder_text}, {"ok", "", Show::data},
          {"message", "", Show::data}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data},
          {"samples", "", Show::data}, {"launches_per_sample", "", Show::data}, {"pct_of_cublas", "", Show::data},
-         {"ms_stdev", "", Show::data}, {"chose", "", Show::data}, {"why", "", Show::data}, {"held_out", "", Show::data}});
+         {"ms_stdev", "", Show::data}, {"chose", "", Show::data}, {"why", "", Show::data}, {"held_out", "", Show::data},
+         {"d_layout", "", Show::data}});
+    for (report::Column& c : semantic_columns()) t.columns.push_back(c);
+    const std::vector<Cell> sem_cells = semantic_cells(p, b.c_in_place);
     const BenchResult* base = nullptr;  // k1: the load -> sync -> compute -> sync baseline of 004
     for (auto& x : b.results)
       if (const Variant* v = find_variant(x.variant); v && v->rung == 1 && x.status.ok()) base = &x;
@@ -217,14 +228,17 @@ report::Document document(const BenchRuns& r) {
       const std::string no = "-", msg = x.status.message;  // a failed run: dashes, its message last
       const std::string pct = !x.peer.empty() ? fixed(x.pct_of_peer, 1) : L && v && v->is_peer() ? "100.0" : no;
       const std::string name = x.chose.empty() ? x.variant : x.variant + " -> " + x.chose;
-      t.add({report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), Cell(x.variant, name),
-             Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
-             Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
-             report::text_cell(ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
-             report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
-             report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
-             report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
-             x.launches_per_sample, x.pct_of_peer, x.ms_stdev, x.chose, x.why, x.held_out});
+      std::vector<Cell> cells = {
+          report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), Cell(x.variant, name),
+          Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
+          Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
+          report::text_cell(ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
+          report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
+          report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
+          report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,
+          x.launches_per_sample, x.pct_of_peer, x.ms_stdev, x.chose, x.why, x.held_out, to_string(p.d_layout)};
+      cells.insert(cells.end(), sem_cells.begin(), sem_cells.end());
+      t.add(std::move(cells));
       if (!x.why.empty()) t.notes.push_back("auto -> " + x.chose + ", " + x.why);
     }
   }

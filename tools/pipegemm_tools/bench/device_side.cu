@@ -27,6 +27,7 @@ __global__ void fill_kernel(T* out, size_t n, uint64_t seed) {
     const uint64_t r = splitmix64(seed ^ (i * 0xd1342543de82ef95ull));
     const float u = float(r >> 40) * (2.0f / 16777216.0f) - 1.0f;  // 24 bits -> [-1, 1)
     if constexpr (std::is_same_v<T, int8_t>) out[i] = int8_t(r & 0xff);
+    else if constexpr (std::is_same_v<T, int32_t>) out[i] = int32_t(int8_t(r & 0xff));  // a C of an int32 D
     else if constexpr (std::is_same_v<T, __half>) out[i] = __float2half_rn(u);
     else if constexpr (std::is_same_v<T, __nv_bfloat16>) out[i] = __float2bfloat16_rn(u);
     else out[i] = u;
@@ -47,7 +48,7 @@ Status fill_uniform(void* data, size_t n, DType t, uint64_t seed) {
     case DType::bf16: return fill_as<__nv_bfloat16>(data, n, seed);
     case DType::f32: return fill_as<float>(data, n, seed);
     case DType::i8: return fill_as<int8_t>(data, n, seed);
-    case DType::i32: break;
+    case DType::i32: return fill_as<int32_t>(data, n, seed);
   }
   return Status::error(StatusCode::invalid_argument, std::string("no fill for ") + to_string(t) + " operands");
 }

@@ -1,8 +1,8 @@
 // The harness's device-side helper: operands filled on the GPU.
 //
 // fill_uniform: fresh random operands without the host -- uniform [-1, 1) for floating types,
-// int8 over its full range, a hash of (seed, index) per element (never all zeros). The LLM suite's
-// weights (up to 470 M elements) took seconds each to draw on one host thread.
+// int8 over its full range (int32: the same values, a C of an int32 D), a hash of (seed, index)
+// per element (never all zeros). The LLM suite's weights (up to 470 M elements) took seconds each to draw on one host thread.
 
 #pragma once
 

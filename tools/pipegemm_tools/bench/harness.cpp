@@ -19,7 +19,15 @@ namespace pipegemm {
 namespace {
 
 struct BufferSet {
-  void *A = nullptr, *B = nullptr, *D = nullptr;
+  void *A = nullptr, *B = nullptr, *D = nullptr, *C = nullptr, *bias = nullptr;
+  // The matrices of one launch: C is D itself in place, absent where the problem reads none.
+  Operands ops(const Problem& p, bool c_in_place) const {
+    Operands x;
+    x.a = A, x.b = B, x.d = D;
+    if (p.reads_c()) x.c = c_in_place ? D : C;
+    if (p.bias != Bias::none) x.bias = bias;
+    return x;
+  }
 };
 
 double copy_bandwidth_gbps() {
@@ -78,13 +86,22 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   const DeviceInfo& dev = device_info();
   if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
   const Problem p = in.normalized();
+  const bool in_place = opt.c_in_place && p.reads_c();
+  if (in_place && (p.ldc != p.ldd || *p.c_type != p.d_type || p.stride_c != p.stride_d))
+    return Status::error(StatusCode::invalid_argument, "C = D in place needs C with D's leading dimension, type and batch stride");
   out->problem = p;
+  out->c_in_place = in_place;
   out->results.clear();
 
-  const size_t a_bytes = size_t(span_elements(p.m, p.k, p.lda, p.a_layout)) * size_t(dtype_bytes(p.a_type));
-  const size_t b_bytes = size_t(span_elements(p.n, p.k, p.ldb, p.b_layout)) * size_t(dtype_bytes(p.b_type));
-  const size_t d_bytes = size_t(span_elements(p.m, p.n, p.ldd, p.d_layout)) * size_t(dtype_bytes(p.d_type));
-  const double set_bytes = double(a_bytes + b_bytes + d_bytes);
+  // Every product of the batch (a broadcast operand once); C only apart from D, the bias when asked.
+  auto bytes_of = [&](const MatrixView& v, DType t) { return size_t(v.batch_span(p.batch)) * size_t(dtype_bytes(t)); };
+  const size_t a_bytes = bytes_of(view_a(p), p.a_type);
+  const size_t b_bytes = bytes_of(view_b(p), p.b_type);
+  const size_t d_bytes = bytes_of(view_d(p), p.d_type);
+  const size_t c_bytes = p.reads_c() && !in_place ? bytes_of(view_c(p), *p.c_type) : 0;
+  const int64_t bias_n = p.bias == Bias::per_row ? p.m : p.bias == Bias::per_col ? p.n : 0;
+  const size_t bias_bytes = bias_n ? size_t(bias_n) * size_t(dtype_bytes(*p.bias_type)) : 0;
+  const double set_bytes = double(a_bytes + b_bytes + d_bytes + c_bytes + bias_bytes);
   int sets = std::max(2, int(std::ceil(opt.l2_factor * dev.l2_bytes / set_bytes)));
   sets = std::min(sets, 512);
   out->buffer_sets = sets;
@@ -92,14 +109,19 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
 
   std::vector<BufferSet> bufs(static_cast<size_t>(sets));
   auto free_all = [&] {
-    for (auto& b : bufs) { cudaFree(b.A); cudaFree(b.B); cudaFree(b.D); }
+    for (auto& b : bufs) { cudaFree(b.A); cudaFree(b.B); cudaFree(b.D); cudaFree(b.C); cudaFree(b.bias); }
   };
   for (auto& b : bufs) {
     if (!(s = detail::cuda_status(cudaMalloc(&b.A, a_bytes), "cudaMalloc A")).ok() ||
         !(s = detail::cuda_status(cudaMalloc(&b.B, b_bytes), "cudaMalloc B")).ok() ||
         !(s = detail::cuda_status(cudaMalloc(&b.D, d_bytes), "cudaMalloc D")).ok() ||
+        (c_bytes && !(s = detail::cuda_status(cudaMalloc(&b.C, c_bytes), "cudaMalloc C")).ok()) ||
+        (bias_bytes && !(s = detail::cuda_status(cudaMalloc(&b.bias, bias_bytes), "cudaMalloc bias")).ok()) ||
         !(s = bench_detail::fill_uniform(b.A, a_bytes / size_t(dtype_bytes(p.a_type)), p.a_type, 0x5eedA)).ok() ||
-        !(s = bench_detail::fill_uniform(b.B, b_bytes / size_t(dtype_bytes(p.b_type)), p.b_type, 0x5eedB)).ok()) {
+        !(s = bench_detail::fill_uniform(b.B, b_bytes / size_t(dtype_bytes(p.b_type)), p.b_type, 0x5eedB)).ok() ||
+        (c_bytes && !(s = bench_detail::fill_uniform(b.C, c_bytes / size_t(dtype_bytes(*p.c_type)), *p.c_type, 0x5eedC)).ok()) ||
+        (in_place && !(s = bench_detail::fill_uniform(b.D, d_bytes / size_t(dtype_bytes(p.d_type)), p.d_type, 0x5eedC)).ok()) ||
+        (bias_bytes && !(s = bench_detail::fill_uniform(b.bias, size_t(bias_n), *p.bias_type, 0x5eedD)).ok())) {
       free_all();
       return s;
     }
@@ -111,7 +133,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   std::vector<GemmCall> calls(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) {
     res[i].variant = vs[i]->name;
-    res[i].status = GemmCall::make(with_acc(p, *vs[i]), *vs[i], bufs[0].A, bufs[0].B, bufs[0].D, &calls[i]);
+    res[i].status = GemmCall::make(with_acc(p, *vs[i]), *vs[i], bufs[0].ops(p, in_place), &calls[i]);
   }
   const int rounds = std::max(1, opt.rounds);
   const int per_round = std::max(1, opt.reps / rounds);
@@ -123,7 +145,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   // synchronizations that must not fall inside a held block), then a preheat: >= 20 ms of
   // untimed launches, so the first variant timed does not meet an idle clock.
   for (size_t i = 0; i < vs.size(); ++i)
-    if (res[i].status.ok()) res[i].status = calls[i].launch(bufs[0].A, bufs[0].B, bufs[0].D, nullptr);
+    if (res[i].status.ok()) res[i].status = calls[i].launch(bufs[0].ops(p, in_place), nullptr);
   cudaDeviceSynchronize();
   const auto ms_since = [](std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -133,7 +155,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   for (const auto t0 = std::chrono::steady_clock::now(); first < vs.size() && res[first].status.ok() && ms_since(t0) < 20;) {
     for (int w = 0; w < 4 && res[first].status.ok(); ++w) {
       BufferSet& b = bufs[size_t(set_idx++ % sets)];
-      res[first].status = calls[first].launch(b.A, b.B, b.D, nullptr);
+      res[first].status = calls[first].launch(b.ops(p, in_place), nullptr);
     }
     cudaDeviceSynchronize();
   }
@@ -150,7 +172,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       const auto t0 = std::chrono::steady_clock::now();
       for (int w = 0; w < warm && res[i].status.ok(); ++w) {
         BufferSet& b = bufs[size_t(set_idx++ % sets)];
-        res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+        res[i].status = calls[i].launch(b.ops(p, in_place), nullptr);
       }
       if (round == 0 && warm > 0 && res[i].status.ok()) {
         cudaDeviceSynchronize();
@@ -171,7 +193,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         cudaEventRecord(ev[size_t(2 * r)]);
         for (int g = 0; g < group && res[i].status.ok(); ++g) {
           BufferSet& b = bufs[size_t(set_idx++ % sets)];
-          res[i].status = calls[i].launch(b.A, b.B, b.D, nullptr);
+          res[i].status = calls[i].launch(b.ops(p, in_place), nullptr);
         }
         cudaEventRecord(ev[size_t(2 * r + 1)]);
       }

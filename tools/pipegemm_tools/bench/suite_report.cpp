@@ -39,14 +39,21 @@ report::Document sweep_document(const BenchRuns& r) {
        {"samples", "", Show::data}, {"launches_per_sample", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"}, {"pct_of_cublas", "%cuBLAS"},
        {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}, {"why", "", Show::data},
        {"held_out", "", Show::data}});
+  for (report::Column& c : semantic_columns()) t.columns.push_back(c);
+  // The semantics as a text column only when some run has them: a plain sweep's table is unchanged.
+  bool any_semantics = false;
+  for (const BenchReport& b : r.runs) any_semantics |= !semantics_text(b.problem, b.c_in_place).empty();
+  if (any_semantics) t.columns.push_back({"", "semantics", Show::text});
   for (const BenchReport& b : r.runs) {
     const Problem& p = b.problem;
+    const std::vector<Cell> sem_cells = semantic_cells(p, b.c_in_place);
+    const std::string sem = semantics_text(p, b.c_in_place);
     for (const BenchResult& x : b.results) {
       const Variant* v = find_variant(x.chose.empty() ? x.variant : x.chose);
       const DType acc = v ? v->acc_type : p.acc_type;
       const bool ok = x.status.ok();
       const std::string no = "-";
-      t.add({p.shape_string(), p.m, p.n, p.k,
+      std::vector<Cell> cells = {p.shape_string(), p.m, p.n, p.k,
              report::text_cell(std::string(to_string(p.a_type)) + "/" + to_string(acc) + "/" + to_string(p.d_type)),
              to_string(p.a_type), to_string(p.b_type), to_string(acc), to_string(p.d_type), to_string(p.a_layout),
              to_string(p.b_layout), to_string(p.d_layout), x.variant, Cell(x.chose, x.chose.empty() ? "" : x.chose),
@@ -54,7 +61,10 @@ report::Document sweep_document(const BenchRuns& r) {
              Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, x.launches_per_sample, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
              Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
              Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
-             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why, x.held_out});
+             Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why, x.held_out};
+      cells.insert(cells.end(), sem_cells.begin(), sem_cells.end());
+      if (any_semantics) cells.push_back(report::text_cell(sem.empty() ? "-" : sem));
+      t.add(std::move(cells));
     }
   }
   report::Table& s = d.section().table(

@@ -2,6 +2,7 @@
 // the run and its report.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <random>
 #include <tuple>
@@ -56,6 +57,10 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
     Status s = load_npy_inputs(&pr, &file_in);
     if (!s.ok()) return s;
   }
+  if (Status s = check_semantics(pr); !s.ok()) return s;
+  if (from_files && (pr.layout != "TN" || pr.batch != 1))
+    return bad("--a/--b hold A (M,K) and B (N,K) in C order, both K-major, one product: --layout TN and --batch 1 only");
+  if (!pr.d_npy.empty() && pr.batch != 1) return bad("--out writes one D (M,N): --batch 1 only");
   if (!pr.d_npy.empty()) {
     if (sel.kernels.empty()) sel.kernels = {"auto"};
     if (sel.kernels.size() != 1 || sel.kernels[0] == "all") return bad("--out needs exactly one --kernel (or 'auto')");
@@ -77,9 +82,15 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
         return bad("kernel '" + v->name + "' takes " + to_string(v->a_type) + " inputs but " + pr.a_npy + " and " +
                    pr.b_npy + " hold " + to_string(types.in) + ": pick a " + to_string(types.in) +
                    " variant (`pipegemm list`) or --kernel auto");
-  // The shape before the GPU, so bad input is refused everywhere alike.
+  // The shape before the GPU, so bad input is refused everywhere alike; then the semantics against
+  // the asked types (an int32 D: whole alpha, beta; no epilogue) where those are a combination the
+  // library computes (else each variant's own types decide, below).
   Problem p;
-  if (!(s = problem_for(pr, Variant{}, &p)).ok()) return s;
+  ProblemRequest plain = pr;
+  plain.layout = "TN", plain.d_layout = "row", plain.alpha = 1.f, plain.beta = 0.f, plain.batch = 1;
+  plain.bias = plain.act = "none", plain.broadcast.clear();
+  if (!(s = problem_for(plain, Variant{}, &p)).ok()) return s;
+  if (Problem q; typed_problem(plain, types, &q).ok() && !(s = typed_problem(pr, types, &p)).ok()) return s;
   const DeviceInfo& dev = device_info();
   if (!dev.present)
     return Status::error(StatusCode::no_device, "pipegemm verify needs a CUDA GPU (sm_80 or newer): " + dev.why_absent);
@@ -87,9 +98,8 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   if (want_auto) {
     if (!(s = typed_problem(pr, types, &p)).ok()) return s;
     // The pointers the session will use: cudaMalloc's 256-byte alignment plus --offset elements
-    // (only their alignment is read).
-    auto at = [&](DType t) { return reinterpret_cast<const void*>(uintptr_t(256 + pr.offset * dtype_bytes(t))); };
-    const Choice ch = choose_auto(p.normalized(), dev, at(p.a_type), at(p.b_type), at(p.d_type), *tune_tables());
+    // (only their alignment, and whether C is D, are read).
+    const Choice ch = choose_auto_for(p, dev, probe_operands(p, pr.offset, pr.c_in_place()));
     if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
     vs = {ch.variant};
     auto_choice = ch.variant->name;
@@ -104,6 +114,9 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   rep.seed = r.seed ? r.seed : std::random_device{}() | uint64_t(std::random_device{}()) << 32;
   rep.inputs = from_files ? "from " + pr.a_npy + ", " + pr.b_npy
                           : "uniform [-1,1] / int8 full range, seed " + std::to_string(rep.seed);
+  if (from_files && (p.reads_c() || p.bias != Bias::none))
+    rep.inputs += " (C and the bias: uniform [-1,1], seed " + std::to_string(rep.seed) + ")";
+
   // One session (inputs + reference) per type signature.
   std::map<std::tuple<int, int, int>, std::unique_ptr<VerifySession>> sessions;
   const bool named = !(sel.kernels.empty() || sel.kernels[0] == "all");
@@ -114,7 +127,14 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
     row.variant = v->name;
     row.shape = p.shape_string();
     row.outcome.variant = v->name;
-    if (!sess) row.outcome.status = VerifySession::create(p, from_files ? file_in : make_random_inputs(p, rep.seed, pr.offset), &sess);
+    row.problem = p;
+    row.c_in_place = pr.c_in_place() && p.reads_c();
+    if (rep.rows.empty()) rep.semantics = semantics_text(p, row.c_in_place);
+    if (!sess) {
+      HostInputs in = from_files ? file_in : make_random_inputs(p, rep.seed, pr.offset);
+      if (from_files) in.C = random_c(p, rep.seed), in.bias = random_bias(p, rep.seed);
+      row.outcome.status = VerifySession::create(p, std::move(in), &sess, pr.c_in_place());
+    }
     if (sess) row.outcome = sess->verify(*v), row.tolerance = sess->tolerance();
     const Status& st = row.outcome.status;
     const bool refused = st.code == StatusCode::not_supported;
@@ -126,7 +146,15 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
     if (!pr.d_npy.empty() && row.ran && sess) {
       NpyMatrix d;
       d.type = p.d_type; d.rows = p.m; d.cols = p.n;
-      d.data = sess->last_output();
+      // D (M,N) in C order: the rows of a row-major D without their padding, a column-major one transposed.
+      const std::vector<uint8_t>& got = sess->last_output();
+      const int e = dtype_bytes(p.d_type);
+      d.data.resize(size_t(p.m * p.n * e));
+      for (int64_t i = 0; i < p.m; ++i)
+        for (int64_t j = 0; j < p.n; ++j) {
+          const int64_t at = p.d_layout == Layout::RowMajor ? i * p.ldd + j : j * p.ldd + i;
+          std::memcpy(d.data.data() + (i * p.n + j) * e, got.data() + at * e, size_t(e));
+        }
       Status ws = write_npy(pr.d_npy, d);
       if (!ws.ok()) rep.errors.push_back(ws.message), ++rep.failures;
     }
@@ -146,8 +174,10 @@ report::Document document(const VerifyReport& r) {
   using report::fixed;
   report::Document d;
   d.title = "verify on " + r.device + " (sm_" + std::to_string(r.sm) + "), inputs " + r.inputs;
+  if (!r.semantics.empty()) d.title += "\n  " + r.semantics;
   report::Section& head = d.section("", false);
   head.data("device", r.device).data("seed", r.seed);
+  if (!r.semantics.empty()) head.data("semantics", r.semantics);
   for (auto& [types, tol] : r.tolerances) head.note("  tolerance [" + types + "]: " + tol.rule);
   if (!r.auto_choice.empty()) {
     head.data("auto.variant", r.auto_choice).data("auto.why", r.auto_why);
@@ -162,30 +192,38 @@ report::Document document(const VerifyReport& r) {
        {"max_abs.row", "", Show::data}, {"max_abs.col", "", Show::data}, {"max_abs.got", "", Show::data},
        {"max_abs.ref", "", Show::data}, {"worst.row", "", Show::data}, {"worst.col", "", Show::data},
        {"worst.got", "", Show::data}, {"worst.ref", "", Show::data}, {"worst.ratio", "", Show::data},
-       {"tolerance.abs", "", Show::data}, {"tolerance.rel", "", Show::data}, {"tolerance.rule", "", Show::data}});
+       {"tolerance.abs", "", Show::data}, {"tolerance.rel", "", Show::data}, {"tolerance.rule", "", Show::data},
+       {"max_abs.batch", "", Show::data}, {"worst.batch", "", Show::data}, {"d_layout", "", Show::data}});
+  for (report::Column& c : semantic_columns()) t.columns.push_back(c);
   for (const VerifyRow& row : r.rows) {
     const CompareResult& c = row.outcome.result;
     const Status& st = row.outcome.status;
     std::string detail = st.message;
     // Each error beside its own element: the largest |got - ref|, and the largest error / allowed.
-    auto at = [](int64_t i, int64_t j, double got, double ref) {
-      return " at (" + std::to_string(i) + "," + std::to_string(j) + ") got " + fixed(got, 4) + " ref " + fixed(ref, 4);
+    // (row,col), or (product,row,col) in a batch.
+    auto at = [&](int64_t b, int64_t i, int64_t j, double got, double ref) {
+      const std::string where = (c.products > 1 ? std::to_string(b) + "," : "") + std::to_string(i) + "," + std::to_string(j);
+      return " at (" + where + ") got " + fixed(got, 4) + " ref " + fixed(ref, 4);
     };
     if (row.ran) {
       detail = c.max_abs_row < 0 ? "no finite element" : "max abs " + fixed(c.max_abs_err, 5) +
-                                   at(c.max_abs_row, c.max_abs_col, c.max_abs_got, c.max_abs_ref);
+                                   at(c.max_abs_batch, c.max_abs_row, c.max_abs_col, c.max_abs_got, c.max_abs_ref);
       if (!st.ok())
         detail = std::to_string(c.failures) + " bad; " + detail + "; worst " + fixed(c.worst_ratio, 2) + "x allowed" +
-                 at(c.worst_row, c.worst_col, c.worst_got, c.worst_ref);
+                 at(c.worst_batch, c.worst_row, c.worst_col, c.worst_got, c.worst_ref);
     }
     auto ran = [&](Cell x) { return row.ran ? x : Cell(); };  // compared values exist only when it ran
     auto finite = [&](Cell x) { return row.ran && c.max_abs_row >= 0 ? x : Cell(); };
     // JSON has no Inf: a non-finite worst ratio is null.
     const Cell ratio = std::isfinite(c.worst_ratio) ? Cell(c.worst_ratio) : Cell(nullptr);
-    t.add({row.variant, row.shape, row.verdict, report::text_cell(detail), st.message, ran(c.checked), ran(c.failures),
-           ran(c.non_finite), ran(c.max_abs_err), ran(c.max_rel_err), finite(c.max_abs_row), finite(c.max_abs_col),
-           finite(c.max_abs_got), finite(c.max_abs_ref), ran(c.worst_row), ran(c.worst_col), ran(c.worst_got),
-           ran(c.worst_ref), ran(ratio), ran(row.tolerance.abs), ran(row.tolerance.rel), ran(row.tolerance.rule)});
+    std::vector<Cell> cells = {row.variant, row.shape, row.verdict, report::text_cell(detail), st.message, ran(c.checked),
+                               ran(c.failures), ran(c.non_finite), ran(c.max_abs_err), ran(c.max_rel_err),
+                               finite(c.max_abs_row), finite(c.max_abs_col), finite(c.max_abs_got), finite(c.max_abs_ref),
+                               ran(c.worst_row), ran(c.worst_col), ran(c.worst_got), ran(c.worst_ref), ran(ratio),
+                               ran(row.tolerance.abs), ran(row.tolerance.rel), ran(row.tolerance.rule),
+                               finite(c.max_abs_batch), ran(c.worst_batch), to_string(row.problem.d_layout)};
+    for (Cell& x : semantic_cells(row.problem, row.c_in_place)) cells.push_back(std::move(x));
+    t.add(std::move(cells));
   }
   s.note(r.failures ? "FAILED: " + std::to_string(r.failures) + " variant(s)" : "all verified variants PASS");
   return d;

@@ -19,13 +19,14 @@ void parallel_rows(int64_t rows, double work, const std::function<void(int64_t, 
 
 struct RunCheck {
   CompareResult cmp;      // every element of D against the reference, compare_with_reference's rule
-  int64_t guard_bad = 0;  // elements around D (offset, ldd padding) no longer poison
+  int64_t guard_bad = 0;  // elements around D (offset, ldd padding, gaps between products) no longer poison
   bool pass() const { return cmp.pass && guard_bad == 0; }
   std::string summary() const;
 };
 
-// The reference a run is compared with: the CPU's dense fp64 M x N, or the cuBLAS peer's
-// output as copied back (f32 or i32, leading dimension ld), compared in place.
+// The reference a run is compared with: the CPU's dense fp64 batch x M x N (ld = N), or the
+// cuBLAS peer's output as copied back (f32 or i32, leading dimension ld; one product, D
+// row-major), compared in place.
 struct RefView {
   const void* data = nullptr;
   int64_t ld = 0;
@@ -34,16 +35,21 @@ struct RefView {
 };
 
 // d_alloc: D's allocation as copied back, `offset` elements before D's first one; poison: the
-// byte D was filled with.
+// byte D was filled with (with C = D in place, D's own elements held C: only those around them
+// are guarded). Every product, either layout of D. The guard covers the offset, each storage
+// row's padding up to ldd (but the last product's last row) and the gaps between products
+// whose stride leaves them apart (stride_d >= a product's span).
 RunCheck check_run(const Problem& p, const uint8_t* d_alloc, int64_t offset, const RefView& ref,
                    const Tolerance& tol, uint8_t poison);
 // The same against a dense fp64 reference.
 RunCheck check_run(const Problem& p, const uint8_t* d_alloc, int64_t offset, const double* ref,
                    const Tolerance& tol, uint8_t poison);
 
-// reference_gemm on host A and B (as `p` lays them out), threaded over the longer of M and N:
-// reference_gemm splits M only, and M < 64 is four problems in ten of a log-uniform draw.
+// reference_gemm on host operands (as `p` lays them out); reference_gemm threads over products,
+// row blocks and column blocks, so a short M (four problems in ten of a log-uniform draw) still
+// takes every core.
 void host_reference(const Problem& p, const uint8_t* A, const uint8_t* B, std::vector<double>& ref);
+void host_reference(const Problem& p, const HostOperands& x, std::vector<double>& ref);
 
 // The (accumulation, output) types of the registered variants with this input, registry order.
 std::vector<std::pair<DType, DType>> type_combos(DType in);

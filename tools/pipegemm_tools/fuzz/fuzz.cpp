@@ -39,8 +39,10 @@ Status dev_alloc(size_t bytes, DevBuf* out) {
   return out->reset(static_cast<uint8_t*>(p)), s;
 }
 
-int64_t span(int64_t rows, int64_t cols, int64_t ld) { return (rows - 1) * ld + cols; }
 int64_t round16(int64_t v) { return (v + 15) / 16 * 16; }
+
+// Elements from A's (B's, C's, D's) first to one past its last, every product of the batch.
+int64_t span_of(const MatrixView& v, const Problem& p) { return v.batch_span(p.batch); }
 
 // Everything one input type's problems share.
 struct TypeRun {
@@ -50,11 +52,14 @@ struct TypeRun {
   std::map<std::string, size_t>& slot;  // variant name -> rep.variants index
   DType in;
   int e = 1;                            // input element bytes
-  DevBuf A, B, D, Ar, Br, Dr;
+  DevBuf A, B, D, C, BiasBuf, Ar, Br, Dr;
   PinnedBuf host_d, host_ref;  // D and the cuBLAS reference, copied back
   HostInputs host;
   std::vector<double> cpu_ref;
   detail::RefView ref;
+  // The run in progress: its C and bias (verify's streams for this problem), D before the
+  // launch with C = D in place.
+  std::vector<uint8_t> host_c, host_bias, d_init;
 
   TypeRun(const FuzzOptions& opt, FuzzReport& r, std::map<std::string, size_t>& slots, DType t)
       : o(opt), rep(r), sum(r.types.back()), slot(slots), in(t), e(dtype_bytes(t)) {}
@@ -63,21 +68,33 @@ struct TypeRun {
   // Where case c's matrices start in a buffer of elements of `bytes` bytes.
   uint8_t* at(const DevBuf& buf, const FuzzCase& c, int bytes) const { return buf.get() + c.offset * bytes; }
 
-  void mismatch(const Problem& p, const FuzzCase& c, const std::string& name, bool via_auto, std::string what) {
+  void mismatch(const Problem& p, const FuzzCase& c, bool in_place, const std::string& name, bool via_auto,
+                std::string what) {
     ++rep.mismatch_count, ++sum.mismatches, ++count(name).mismatches;
     if (via_auto) ++count("auto").mismatches;
     if (int(rep.mismatches.size()) < FuzzReport::kMaxListed)
-      rep.mismatches.push_back({name, via_auto, std::move(what), reproducer(p, c.offset, name, o.seed)});
+      rep.mismatches.push_back({name, via_auto, std::move(what), reproducer(p, c.offset, name, o.seed, in_place)});
   }
 
-  // The reference for case c: `ref` views cpu_ref or host_ref.
+  // The CPU reference of problem p (its C and bias: host_c, host_bias).
+  void cpu_reference_of(const FuzzCase& c, const Problem& p) {
+    const int64_t off = c.offset;
+    HostOperands x;
+    x.a = host.A.data() + off * e;
+    x.b = host.B.data() + off * e;
+    if (p.reads_c()) x.c = host_c.data() + off * dtype_bytes(*p.c_type);
+    if (p.bias != Bias::none) x.bias = host_bias.data() + off * dtype_bytes(*p.bias_type);
+    detail::host_reference(p, x, cpu_ref);
+    ref = {cpu_ref.data(), p.n};
+  }
+
+  // The reference of a plain case c: `ref` views cpu_ref or host_ref.
   Status reference(const FuzzCase& c, const Problem& p) {
     Timer timer{&sum.reference_s};
     const int64_t off = c.offset;
     if (cpu_reference(c, o)) {
       ++sum.cpu_refs;
-      detail::host_reference(p, host.A.data() + off * e, host.B.data() + off * e, cpu_ref);
-      ref = {cpu_ref.data(), p.n};
+      cpu_reference_of(c, p);
       return Status::success();
     }
     ++sum.cublas_refs;
@@ -108,13 +125,16 @@ struct TypeRun {
   }
 
   // The input streams and every buffer, sized for the largest extents over the cases: the
-  // inputs, D (4-byte outputs at most), the cuBLAS reference's padded copies.
+  // inputs, D and C (4-byte elements at most), the bias, the cuBLAS reference's padded copies.
   Status setup(const std::vector<FuzzCase>& cases) {
     Timer timer{&sum.setup_s};
-    int64_t len = 0, d_len = 0, ar = 0, br = 0, dr = 0;
+    int64_t len = 0, d_len = 0, c_len = 0, bias_len = 0, ar = 0, br = 0, dr = 0;
     for (const FuzzCase& c : cases) {
-      len = std::max({len, c.offset + span(c.m, c.k, c.lda), c.offset + span(c.n, c.k, c.ldb)});
-      d_len = std::max(d_len, c.offset + span(c.m, c.n, c.ldd));
+      const Problem p = problem_of(c, DType::f32, DType::f32).normalized();  // every extent (4-byte elements)
+      len = std::max({len, c.offset + span_of(view_a(p), p), c.offset + span_of(view_b(p), p)});
+      d_len = std::max(d_len, c.offset + span_of(view_d(p), p));
+      if (c.c == CBinding::apart) c_len = std::max(c_len, c.offset + span_of(view_c(p), p));
+      if (c.bias != Bias::none) bias_len = std::max(bias_len, c.offset + bias_elements(p));
       if (cpu_reference(c, o)) continue;
       ar = std::max(ar, round16(c.m) * round16(c.k)), br = std::max(br, round16(c.n) * round16(c.k));
       dr = std::max(dr, round16(c.m) * round16(c.n));
@@ -126,7 +146,8 @@ struct TypeRun {
     void *pinned = nullptr, *pinned_ref = nullptr;
     Status s;
     if ((s = dev_alloc(size_t(len * e), &A)).ok() && (s = dev_alloc(size_t(len * e), &B)).ok() &&
-        (s = dev_alloc(size_t(d_len) * 4, &D)).ok() && (s = dev_alloc(size_t(ar * e), &Ar)).ok() &&
+        (s = dev_alloc(size_t(d_len) * 4, &D)).ok() && (s = dev_alloc(size_t(c_len) * 4, &C)).ok() &&
+        (s = dev_alloc(size_t(bias_len) * 4, &BiasBuf)).ok() && (s = dev_alloc(size_t(ar * e), &Ar)).ok() &&
         (s = dev_alloc(size_t(br * e), &Br)).ok() && (s = dev_alloc(size_t(dr) * 4, &Dr)).ok() &&
         (s = cuda_status(cudaMallocHost(&pinned, size_t(d_len) * 4 + 256), "cudaMallocHost")).ok() &&
         (s = cuda_status(cudaMallocHost(&pinned_ref, size_t(dr) * 4 + 256), "cudaMallocHost")).ok()) {
@@ -137,61 +158,99 @@ struct TypeRun {
     return s;
   }
 
-  // Poison, launch, copy back, compare. Non-ok only for a CUDA error that outlives the run.
-  Status run(const GemmCall& call, const FuzzCase& c, bool via_auto) {
-    const Problem& p = call.problem();
+  // The operands of case c's problem p in the device buffers (C = D in place: D's pointer).
+  Operands operands(const FuzzCase& c, const Problem& p, bool in_place) const {
+    Operands x;
+    x.a = at(A, c, e);
+    x.b = at(B, c, e);
+    x.d = at(D, c, dtype_bytes(p.d_type));
+    if (p.reads_c()) x.c = in_place ? x.d : at(C, c, dtype_bytes(*p.c_type));
+    if (p.bias != Bias::none) x.bias = at(BiasBuf, c, dtype_bytes(*p.bias_type));
+    return x;
+  }
+
+  // Poison (or C in place), launch, copy back, compare. Non-ok only for a CUDA error that outlives the run.
+  Status run(const GemmCall& call, const FuzzCase& c, const Problem& p, bool in_place, bool via_auto) {
     const std::string& name = call.variant().name;
     const int ed = dtype_bytes(p.d_type);
-    const size_t bytes = size_t(c.offset + span(p.m, p.n, p.ldd)) * size_t(ed);
-    const uint8_t poison = p.d_type == DType::i32 ? 0x80 : 0xFF;
+    const size_t bytes = size_t(c.offset + span_of(view_d(p), p)) * size_t(ed);
+    const uint8_t poison = poison_byte(p.d_type);
     ++rep.runs, ++sum.runs, ++count(name).runs;
     if (via_auto) ++count(name).via_auto, ++count("auto").runs;
-    const uint8_t *a = at(A, c, e), *b = at(B, c, e);
-    uint8_t* d = at(D, c, ed);
+    const Operands x = operands(c, p, in_place);
     Status s;
     {
       Timer timer{&sum.run_s};
-      s = cuda_status(cudaMemset(D.get(), poison, bytes), "poison D");
-      if (s.ok()) s = call.launch(a, b, d, nullptr);
+      s = in_place ? cuda_status(cudaMemcpy(D.get(), d_init.data(), bytes, cudaMemcpyHostToDevice), "fill D with C")
+                   : cuda_status(cudaMemset(D.get(), poison, bytes), "poison D");
+      if (s.ok()) s = call.launch(x, nullptr);
       if (s.ok()) s = cuda_status(cudaDeviceSynchronize(), name.c_str());
       if (s.ok()) s = cuda_status(cudaMemcpy(host_d.get(), D.get(), bytes, cudaMemcpyDeviceToHost), "copy D");
     }
     if (!s.ok()) {
-      mismatch(p, c, name, via_auto, s.message);
+      mismatch(p, c, in_place, name, via_auto, s.message);
       cudaGetLastError();  // clears an error the context survives; a sticky one fails again here
       return cuda_status(cudaDeviceSynchronize(), "after a failed run (the CUDA context is lost)");
     }
     Timer timer{&sum.check_s};
     const auto r = detail::check_run(p, host_d.get(), c.offset, ref, tolerance_for(p), poison);
-    if (!r.cmp.pass || (o.guard && r.guard_bad)) mismatch(p, c, name, via_auto, r.summary());
+    if (!r.cmp.pass || (o.guard && r.guard_bad)) mismatch(p, c, in_place, name, via_auto, r.summary());
     return Status::success();
   }
 
+  // C and the bias of problem p (verify's streams), in the device buffers; D's image in place.
+  Status prepare(const FuzzCase& c, const Problem& p, bool in_place) {
+    Timer timer{&sum.setup_s};
+    host_c = random_c(p, o.seed, c.offset);
+    host_bias = random_bias(p, o.seed, c.offset);
+    Status s;
+    if (p.reads_c() && !in_place)
+      s = cuda_status(cudaMemcpy(C.get(), host_c.data(), host_c.size(), cudaMemcpyHostToDevice), "copy C");
+    if (s.ok() && p.bias != Bias::none)
+      s = cuda_status(cudaMemcpy(BiasBuf.get(), host_bias.data(), host_bias.size(), cudaMemcpyHostToDevice), "copy bias");
+    if (in_place) {
+      const int ed = dtype_bytes(p.d_type);
+      initial_d(p, host_c.data() + c.offset * ed, true, &d_init);
+      d_init.insert(d_init.begin(), size_t(c.offset * ed), poison_byte(p.d_type));
+    }
+    return s;
+  }
+
   Status one_case(const FuzzCase& c, const std::vector<std::pair<DType, DType>>& combos) {
-    Status s = reference(c, problem_of(c, combos[0].first, combos[0].second));
-    if (!s.ok()) return s;
+    const bool plain = c.plain();
+    Status s;
+    if (plain && !(s = reference(c, problem_of(c, combos[0].first, combos[0].second))).ok()) return s;
+    sum.with_semantics += !plain;
     for (auto [acc, out] : combos) {
       const Problem p = problem_of(c, acc, out).normalized();
-      const uint8_t *a = at(A, c, e), *b = at(B, c, e);
-      uint8_t* d = at(D, c, dtype_bytes(out));
+      const bool in_place = c.c == CBinding::in_place && p.reads_c();
+      if (!(s = prepare(c, p, in_place)).ok()) return s;
+      if (!plain) {  // C, the bias and an int32 D's whole alpha/beta make each type's reference its own
+        Timer timer{&sum.reference_s};
+        ++sum.cpu_refs;
+        cpu_reference_of(c, p);
+      }
+      const Operands x = operands(c, p, in_place);
       GemmCall call;
       const Variant* chosen = nullptr;
-      if ((s = GemmCall::make(p, "auto", a, b, d, &call)).ok()) {
+      if ((s = GemmCall::make(p, "auto", x, &call)).ok()) {
         chosen = &call.variant();
-        if (!(s = run(call, c, true)).ok()) return s;
+        if (!(s = run(call, c, p, in_place, true)).ok()) return s;
       } else {
         ++rep.refusals, ++count("auto").refused;
-        mismatch(p, c, "auto", false, "auto found no variant: " + s.message);  // k0 should take anything
+        // k0 takes any plain problem; one with semantics may ask for what no variant computes.
+        if (plain || s.code != StatusCode::not_supported)
+          mismatch(p, c, in_place, "auto", false, "auto found no variant: " + s.message);
       }
       for (const Variant& v : variants()) {
         if (&v == chosen || v.a_type != in || v.acc_type != acc || v.d_type != out || (v.is_peer() && !o.peers))
           continue;
-        if (!(s = GemmCall::make(p, v, a, b, d, &call)).ok()) {
+        if (!(s = GemmCall::make(p, v, x, &call)).ok()) {
           ++rep.refusals, ++count(v.name).refused;
-          if (s.code != StatusCode::not_supported) mismatch(p, c, v.name, false, s.message);
+          if (s.code != StatusCode::not_supported) mismatch(p, c, in_place, v.name, false, s.message);
         } else if (v.rung == 0 && o.k0_max_macs > 0 && c.macs() > o.k0_max_macs) {
           ++rep.skipped, ++count(v.name).skipped;
-        } else if (!(s = run(call, c, false)).ok()) {
+        } else if (!(s = run(call, c, p, in_place, false)).ok()) {
           return s;
         }
       }
@@ -225,7 +284,7 @@ Status run_fuzz(const FuzzOptions& opt, FuzzReport* out, const ProgressFn& progr
     const double type_t0 = seconds();
     rep.types.push_back({in});
     TypeRun tr(o, rep, slot, in);
-    const std::vector<FuzzCase> cases = generate_cases(in, o.seed, o.count, o.max_dim);
+    const std::vector<FuzzCase> cases = generate_cases(in, o.seed, o.count, o.max_dim, o.plain_fraction);
     const auto combos = detail::type_combos(in);
     s = tr.setup(cases);
     for (size_t i = 0; s.ok() && i < cases.size(); ++i) {

@@ -18,21 +18,23 @@ report::Document document(const FuzzReport& r) {
   head.line("types", types + ", " + std::to_string(o.count) + " problems each").data("count", o.count);
   head.data("device", r.device).data("problems", r.problems).data("runs", r.runs).data("refusals", r.refusals);
   head.data("skipped", r.skipped).data("mismatches", r.mismatch_count).data("seconds", r.seconds);
-  head.data("max_dim", o.max_dim).data("peers", o.peers).data("guard", o.guard);
+  head.data("max_dim", o.max_dim).data("peers", o.peers).data("guard", o.guard).data("plain_fraction", o.plain_fraction);
   head.line("refused / skipped", std::to_string(r.refusals) + " / " + std::to_string(r.skipped));
   for (const std::string& rule : r.rules) head.note("  " + rule);
 
   report::Section& per_type = d.section();
   report::Table& t = per_type.table("types", "", {{"dtype", "dtype"}, {"problems", "problems"}, {"runs", "runs"},
+                                                  {"with_semantics", "semantics"},
                                                   {"cpu_refs", "CPU refs"}, {"cublas_refs", "cuBLAS refs"},
                                                   {"mismatches", "mismatches"}, {"seconds", "s"},
                                                   {"setup_s", "setup s"}, {"reference_s", "ref s"},
                                                   {"run_s", "run s"}, {"check_s", "check s"}});
   auto sec = [](double v) { return Cell(v, fixed(v, 1)); };
   for (const TypeSummary& x : r.types)
-    t.add({to_string(x.in), x.problems, x.runs, x.cpu_refs, x.cublas_refs, x.mismatches, sec(x.seconds),
+    t.add({to_string(x.in), x.problems, x.runs, x.with_semantics, x.cpu_refs, x.cublas_refs, x.mismatches, sec(x.seconds),
            sec(x.setup_s), sec(x.reference_s), sec(x.run_s), sec(x.check_s)});
-  t.notes.push_back("setup: input streams and buffers; ref: CPU or cuBLAS references; run: poison, launch, "
+  t.notes.push_back("semantics: problems beyond the plain TN GEMM (layouts, alpha/beta/C, bias, activation, batch); "
+                    "setup: input streams and buffers; ref: CPU or cuBLAS references; run: poison, launch, "
                     "copy back; check: the host comparison");
 
   report::Section& per_variant = d.section();

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "pipegemm_tools/fuzz/detail.hpp"
@@ -39,9 +41,17 @@ bool parse_int(std::string_view s, T* v) {
 
 }  // namespace
 
+bool FuzzCase::plain() const {
+  return a_layout == Layout::RowMajor && b_layout == Layout::RowMajor && d_layout == Layout::RowMajor && alpha == 1.f &&
+         ialpha == 1 && c == CBinding::none && bias == Bias::none && act == Activation::none && batch == 1;
+}
+
 bool FuzzCase::operator==(const FuzzCase& o) const {
   return index == o.index && in == o.in && m == o.m && n == o.n && k == o.k && lda == o.lda && ldb == o.ldb &&
-         ldd == o.ldd && offset == o.offset;
+         ldd == o.ldd && offset == o.offset && a_layout == o.a_layout && b_layout == o.b_layout &&
+         d_layout == o.d_layout && alpha == o.alpha && beta == o.beta && ialpha == o.ialpha && ibeta == o.ibeta &&
+         c == o.c && c_f32 == o.c_f32 && ldc == o.ldc && bias == o.bias && bias_f32 == o.bias_f32 && act == o.act &&
+         batch == o.batch && broadcast == o.broadcast;
 }
 
 int64_t offset_for(DType in) {
@@ -53,33 +63,71 @@ int64_t offset_for(DType in) {
   return 0;
 }
 
-std::vector<FuzzCase> generate_cases(DType in, uint64_t seed, int count, int64_t max_dim) {
+std::vector<FuzzCase> generate_cases(DType in, uint64_t seed, int count, int64_t max_dim, double plain_fraction) {
   Rng rng{seed ^ (0xd1b54a32d192ed03ull * (uint64_t(in) + 1))};
   const int64_t vec = 16 / dtype_bytes(in);
+  static constexpr float kAlpha[] = {0.5f, -1.f, 2.f, 1.5f, -0.75f, 0.25f};
+  static constexpr int kIAlpha[] = {2, -1, 3, -2};
+  static constexpr float kBeta[] = {1.f, 0.5f, -1.f, 2.f, -0.25f};
+  static constexpr int kIBeta[] = {1, -1, 2, 3};
   std::vector<FuzzCase> out;
   out.reserve(size_t(std::max(count, 0)));
   for (int i = 0; i < count; ++i) {
     FuzzCase c;
     c.index = i;
     c.in = in;
-    c.m = rng.log_uniform(max_dim);
-    c.n = rng.log_uniform(max_dim);
-    c.k = rng.log_uniform(max_dim);
     // Every draw is taken whether used or not: case i does not depend on earlier coin flips.
+    const bool semantic = rng.unit() >= plain_fraction;
+    const uint64_t batch_draw = rng.next();
+    const int64_t batch = semantic && !(batch_draw & 1) ? 2 + int64_t((batch_draw >> 1) % 3) : 1;
+    // Problems with semantics stay within the CPU reference's reach.
+    const int64_t top = !semantic ? max_dim : std::min<int64_t>(max_dim, batch > 1 ? 512 : 1024);
+    c.m = rng.log_uniform(top);
+    c.n = rng.log_uniform(top);
+    c.k = rng.log_uniform(top);
     const bool odd_k = rng.coin();
-    const bool pad[3] = {rng.coin(), rng.coin(), rng.coin()};
-    const int64_t pads[3] = {rng.odd_pad(), rng.odd_pad(), rng.odd_pad()};
+    const bool pad[4] = {rng.coin(), rng.coin(), rng.coin(), rng.coin()};
+    const int64_t pads[4] = {rng.odd_pad(), rng.odd_pad(), rng.odd_pad(), rng.odd_pad()};
     const bool shifted = rng.coin();
+    const uint64_t layouts = rng.next(), alpha = rng.next(), binding = rng.next(), beta = rng.next(),
+                   bias = rng.next(), act = rng.next(), broadcast = rng.next();
+    const bool c_f32 = rng.coin(), bias_f32 = rng.coin();
     if (odd_k) {
       c.k |= 1;
-      if (c.k > max_dim) c.k -= 2;
+      if (c.k > top) c.k -= 2;
     } else {
       c.k = (c.k + vec - 1) / vec * vec;
-      if (c.k > max_dim) c.k = max_dim / vec * vec;
+      if (c.k > top) c.k = top / vec * vec;
     }
-    c.lda = c.k + (pad[0] ? pads[0] : 0);
-    c.ldb = c.k + (pad[1] ? pads[1] : 0);
-    c.ldd = c.n + (pad[2] ? pads[2] : 0);
+    if (semantic) {
+      c.a_layout = layouts & 1 ? Layout::ColMajor : Layout::RowMajor;
+      c.b_layout = layouts & 2 ? Layout::ColMajor : Layout::RowMajor;
+      c.d_layout = layouts & 4 ? Layout::ColMajor : Layout::RowMajor;
+      if (alpha & 1) {
+        c.alpha = kAlpha[(alpha >> 1) % 6];
+        c.ialpha = kIAlpha[(alpha >> 8) % 4];
+      }
+      c.c = CBinding(binding % 3);
+      if (c.c != CBinding::none) {
+        c.beta = kBeta[beta % 5];
+        c.ibeta = kIBeta[(beta >> 8) % 4];
+        c.c_f32 = c.c == CBinding::apart && c_f32;
+      }
+      c.bias = Bias(bias % 3);
+      c.bias_f32 = c.bias != Bias::none && bias_f32;
+      c.act = Activation(act % 4);
+      c.batch = batch;
+      if (batch > 1) {
+        const int which = int(broadcast % 4);  // none, A, B, C (a C apart only)
+        c.broadcast = which == 1 ? 'a' : which == 2 ? 'b' : which == 3 && c.c == CBinding::apart ? 'c' : 0;
+      }
+    }
+    const bool a_row = c.a_layout == Layout::RowMajor, b_row = c.b_layout == Layout::RowMajor;
+    const int64_t d_row = c.d_layout == Layout::RowMajor ? c.n : c.m;
+    c.lda = (a_row ? c.k : c.m) + (pad[0] ? pads[0] : 0);
+    c.ldb = (b_row ? c.k : c.n) + (pad[1] ? pads[1] : 0);
+    c.ldd = d_row + (pad[2] ? pads[2] : 0);
+    c.ldc = c.c == CBinding::apart ? d_row + (pad[3] ? pads[3] : 0) : c.c == CBinding::in_place ? c.ldd : 0;
     c.offset = shifted ? offset_for(in) : 0;
     out.push_back(c);
   }
@@ -93,27 +141,76 @@ Problem problem_of(const FuzzCase& c, DType acc, DType out) {
   p.a_type = p.b_type = c.in;
   p.acc_type = acc;
   p.d_type = out;
+  p.a_layout = c.a_layout; p.b_layout = c.b_layout; p.d_layout = c.d_layout;
+  const bool int_d = out == DType::i32;
+  p.alpha = int_d ? float(c.ialpha) : c.alpha;
+  if (c.c != CBinding::none) {
+    p.beta = int_d ? float(c.ibeta) : c.beta;
+    p.ldc = c.ldc;
+    if (c.c_f32 && (out == DType::f16 || out == DType::bf16)) p.c_type = DType::f32;
+  }
+  if (!int_d) {
+    p.bias = c.bias;
+    if (c.bias != Bias::none && c.bias_f32) p.bias_type = DType::f32;
+    p.activation = c.act;
+  }
+  p.batch = c.batch;
+  if (c.broadcast == 'a') p.stride_a = 0;
+  if (c.broadcast == 'b') p.stride_b = 0;
+  if (c.broadcast == 'c') p.stride_c = 0;
   return p;
 }
 
 bool cpu_reference(const FuzzCase& c, const FuzzOptions& o) {
+  if (!c.plain()) return true;  // the generator kept it within reach
   // The other bounds cap what reference_gemm spends beside the MACs (17 G/s on the H200 host's 16
-  // cores): its one-threaded K-major fp64 copies of A and B (~6 ns an element: 80 ms for
-  // 16x2048x4096), and the output (a 3308x4922x3 reference costs 20x its MACs).
+  // cores): its K-major fp64 copies of A and B (~6 ns an element: 80 ms for 16x2048x4096), and the
+  // output (a 3308x4922x3 reference costs 20x its MACs).
   return c.macs() <= o.cpu_ref_max_macs && double(c.m + c.n) * double(c.k) <= double(1 << 20) &&
          double(c.m) * double(c.n) <= double(1 << 22);
 }
 
-std::string reproducer(const Problem& p, int64_t offset, const std::string& kernel, uint64_t seed) {
+std::string reproducer(const Problem& in, int64_t offset, const std::string& kernel, uint64_t seed, bool c_in_place) {
+  const Problem p = in.normalized();
   std::ostringstream s;
   s << "pipegemm verify --shape " << p.shape_string() << " --lda " << p.lda << " --ldb " << p.ldb << " --ldd "
     << p.ldd << " --dtype " << to_string(p.a_type) << " --acc " << to_string(p.acc_type) << " --out-dtype "
-    << to_string(p.d_type) << " --kernel " << kernel << " --seed " << seed;
+    << to_string(p.d_type);
+  auto num = [](float v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.9g", double(v));
+    return std::string(b);
+  };
+  const bool in_place = c_in_place && p.reads_c();
+  if (p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) s << " --layout " << layout_name(p.a_layout, p.b_layout);
+  if (p.d_layout != Layout::RowMajor) s << " --d-layout col";
+  if (p.alpha != 1.f) s << " --alpha " << num(p.alpha);
+  if (p.reads_c()) {
+    s << " --beta " << num(p.beta);
+    if (in_place) s << " --c d";
+    else {
+      if (*p.c_type != p.d_type) s << " --c-dtype " << to_string(*p.c_type);
+      s << " --ldc " << p.ldc;
+    }
+  }
+  if (p.batch != 1) {
+    s << " --batch " << p.batch;
+    if (p.stride_a == 0) s << " --broadcast a";
+    else if (p.stride_b == 0) s << " --broadcast b";
+    else if (p.reads_c() && p.stride_c == 0) s << " --broadcast c";
+  }
+  if (p.bias != Bias::none) {
+    s << " --bias " << to_string(p.bias);
+    if (*p.bias_type != p.d_type) s << " --bias-dtype " << to_string(*p.bias_type);
+  }
+  if (p.activation != Activation::none) s << " --act " << to_string(p.activation);
+  s << " --kernel " << kernel << " --seed " << seed;
   if (offset) s << " --offset " << offset;
   return s.str();
 }
 
-Status parse_reproducer(std::string_view line, Problem* p, int64_t* offset, std::string* kernel, uint64_t* seed) {
+Status parse_reproducer(std::string_view line, Problem* p, int64_t* offset, std::string* kernel, uint64_t* seed,
+                        bool* c_in_place) {
   std::vector<std::string> t;
   std::istringstream in{std::string(line)};
   for (std::string w; in >> w;) t.push_back(w);
@@ -121,12 +218,18 @@ Status parse_reproducer(std::string_view line, Problem* p, int64_t* offset, std:
   Problem q;
   int64_t off = 0;
   uint64_t sd = 0;
-  std::string name;
+  std::string name, c_bind = "apart", broadcast;
+  auto parse_float = [](const std::string& v, float* out) {
+    char* end = nullptr;
+    *out = std::strtof(v.c_str(), &end);
+    return !v.empty() && end == v.c_str() + v.size();
+  };
   for (size_t i = 2; i < t.size(); i += 2) {
     if (i + 1 >= t.size()) return bad(t[i] + " without a value");
     const std::string& f = t[i];
     const std::string& v = t[i + 1];
     bool ok = true;
+    DType dt = DType::f16;
     if (f == "--shape") ok = parse_shape(v, &q.m, &q.n, &q.k);
     else if (f == "--lda") ok = parse_int(v, &q.lda);
     else if (f == "--ldb") ok = parse_int(v, &q.ldb);
@@ -134,16 +237,38 @@ Status parse_reproducer(std::string_view line, Problem* p, int64_t* offset, std:
     else if (f == "--dtype") ok = parse_dtype(v, &q.a_type), q.b_type = q.a_type;
     else if (f == "--acc") ok = parse_dtype(v, &q.acc_type);
     else if (f == "--out-dtype") ok = parse_dtype(v, &q.d_type);
+    else if (f == "--layout") ok = parse_layout_name(v, &q.a_layout, &q.b_layout);
+    else if (f == "--d-layout") ok = v == "row" || v == "col", q.d_layout = v == "col" ? Layout::ColMajor : Layout::RowMajor;
+    else if (f == "--alpha") ok = parse_float(v, &q.alpha);
+    else if (f == "--beta") ok = parse_float(v, &q.beta);
+    else if (f == "--c") ok = v == "apart" || v == "d", c_bind = v;
+    else if (f == "--c-dtype") ok = v == "d" || parse_dtype(v, &dt), q.c_type = v == "d" ? std::nullopt : std::optional<DType>(dt);
+    else if (f == "--ldc") ok = parse_int(v, &q.ldc);
+    else if (f == "--batch") ok = parse_int(v, &q.batch) && q.batch >= 1;
+    else if (f == "--broadcast") ok = v == "a" || v == "b" || v == "c", broadcast = v;
+    else if (f == "--bias") ok = parse_bias(v, &q.bias);
+    else if (f == "--bias-dtype") ok = v == "d" || parse_dtype(v, &dt), q.bias_type = v == "d" ? std::nullopt : std::optional<DType>(dt);
+    else if (f == "--act") ok = parse_activation(v, &q.activation);
     else if (f == "--kernel") name = v;
     else if (f == "--seed") ok = parse_int(v, &sd);
     else if (f == "--offset") ok = parse_int(v, &off) && off >= 0;
     else return bad("unknown flag " + f);
     if (!ok) return bad("bad value '" + v + "' for " + f);
   }
+  if (broadcast == "a") q.stride_a = 0;
+  if (broadcast == "b") q.stride_b = 0;
+  if (broadcast == "c") q.stride_c = 0;
+  const bool in_place = c_bind == "d" && q.reads_c();
+  if (in_place) {  // C = D: D's leading dimension, type and stride
+    q.ldc = q.ldd;
+    q.c_type.reset();
+    q.stride_c = q.stride_d;
+  }
   *p = q.normalized();
   *offset = off;
   *kernel = name;
   *seed = sd;
+  if (c_in_place) *c_in_place = in_place;
   return Status::success();
 }
 
@@ -167,6 +292,7 @@ Status check_options(const FuzzOptions& o) {
   if (o.count < 1) return bad("--count must be at least 1");
   if (o.max_dim < 16 || o.max_dim > 16384) return bad("--max-dim must be in [16, 16384]");
   if (o.dtypes.empty()) return bad("no input type to fuzz");
+  if (!(o.plain_fraction >= 0 && o.plain_fraction <= 1)) return bad("--plain-fraction must be in [0, 1]");
   for (DType t : o.dtypes)
     if (!offset_for(t)) return bad(std::string("--dtype ") + to_string(t) + " is not an input type");
   return Status::success();

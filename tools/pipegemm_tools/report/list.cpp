@@ -25,6 +25,14 @@ std::string takes(const Requirements& r) {
   return s;
 }
 
+// The activations beyond none a variant applies, by name.
+report::Value activations(const Requirements& r) {
+  report::Value a = report::Value::array();
+  for (Activation x : {Activation::relu, Activation::gelu_tanh, Activation::gelu_erf})
+    if (r.activations & (1u << int(x))) a.push(to_string(x));
+  return a;
+}
+
 }  // namespace
 
 ListReport list_registry() {
@@ -48,10 +56,14 @@ report::Document document(const ListReport& r) {
        {"requires.m_multiple", "", Show::data}, {"requires.n_multiple", "", Show::data},
        {"requires.k_multiple", "", Show::data}, {"requires.ptr_align_bytes", "", Show::data},
        {"requires.ld_multiple", "", Show::data}, {"requires.d_align_bytes", "", Show::data},
-       {"requires.ldd_multiple", "", Show::data}, {"requires.any_layout", "", Show::data},
+       {"requires.ldd_multiple", "", Show::data}, {"requires.a_mn_major", "", Show::data},
+       {"requires.b_mn_major", "", Show::data}, {"requires.scale", "", Show::data},
+       {"requires.c_apart", "", Show::data}, {"requires.c_f32", "", Show::data}, {"requires.batch", "", Show::data},
+       {"requires.bias_per_row", "", Show::data}, {"requires.bias_per_col", "", Show::data},
+       {"requires.activations", "", Show::data},
        {"mechanism.load", "", Show::data}, {"mechanism.mma", "", Show::data},
        {"mechanism.pipeline", "", Show::data}, {"mechanism.order", "", Show::data},
-       {"mechanism.epilogue", "", Show::data}, {"symbol", "", Show::data}});
+       {"mechanism.epilogue", "", Show::data}, {"symbol", "", Show::data}, {"capabilities", "computes"}});
   for (const Variant* p : r.variants) {
     const Variant& v = *p;
     const Mechanism& m = v.mech;
@@ -63,9 +75,10 @@ report::Document document(const ListReport& r) {
            report::text_cell(takes(v.req)), describe(v), v.min_sm, v.max_sm, to_string(v.a_type),
            to_string(v.acc_type), to_string(v.d_type), v.tile.bm, v.tile.bn, v.tile.bk, v.tile.stages,
            v.tile.threads, v.req.m_multiple, v.req.n_multiple, v.req.k_multiple, v.req.ptr_align_bytes,
-           v.req.ld_multiple, v.req.d_align(), v.req.ldd_mult(), v.req.any_layout, to_string(m.load),
-           to_string(m.mma), to_string(m.pipeline), to_string(m.order), to_string(m.epilogue),
-           v.symbol.empty() ? report::Value(nullptr) : report::Value(v.symbol)});
+           v.req.ld_multiple, v.req.d_align(), v.req.ldd_mult(), v.req.a_mn_major, v.req.b_mn_major, v.req.scale,
+           v.req.c_apart, v.req.c_f32, v.req.batch, v.req.bias_per_row, v.req.bias_per_col, activations(v.req),
+           to_string(m.load), to_string(m.mma), to_string(m.pipeline), to_string(m.order), to_string(m.epilogue),
+           v.symbol.empty() ? report::Value(nullptr) : report::Value(v.symbol), describe_capabilities(v)});
   }
   return d;
 }

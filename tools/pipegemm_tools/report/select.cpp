@@ -1,6 +1,8 @@
 // The requests every subcommand shares: the type flags (parsed here and nowhere else), the
 // problem for a variant, and the variants a selection names.
 #include <algorithm>
+#include <cctype>
+#include <cstdio>
 
 #include "pipegemm_tools/reports.hpp"
 
@@ -36,16 +38,172 @@ Status parse_types(const TypeRequest& r, Types* out) {
   return s;
 }
 
+namespace {
+
+// The semantics of r applied to q (whose shape, leading dimensions and types are set).
+Status apply_semantics(const ProblemRequest& r, Problem* q) {
+  if (!parse_layout_name(r.layout, &q->a_layout, &q->b_layout))
+    return bad("unknown --layout '" + r.layout + "' (TN, NN, NT, TT: BLAS's op letters of A and B)");
+  if (r.d_layout == "row") q->d_layout = Layout::RowMajor;
+  else if (r.d_layout == "col") q->d_layout = Layout::ColMajor;
+  else return bad("unknown --d-layout '" + r.d_layout + "' (row, col)");
+  q->alpha = r.alpha;
+  q->beta = r.beta;
+  if (r.c != "apart" && r.c != "d") return bad("unknown --c '" + r.c + "' (apart: C in its own buffer; d: C = D in place)");
+  if (!r.c_dtype.empty() && r.c_dtype != "d") {
+    DType t;
+    if (!parse_dtype(r.c_dtype, &t)) return bad("unknown --c-dtype '" + r.c_dtype + "' (d: D's type, or f32)");
+    q->c_type = t;
+  }
+  q->ldc = r.ldc;
+  q->batch = r.batch;
+  if (r.broadcast == "a") q->stride_a = 0;
+  else if (r.broadcast == "b") q->stride_b = 0;
+  else if (r.broadcast == "c") q->stride_c = 0;
+  else if (!r.broadcast.empty() && r.broadcast != "none")
+    return bad("unknown --broadcast '" + r.broadcast + "' (a, b or c: that operand's batch stride is 0)");
+  if (!parse_bias(r.bias, &q->bias)) return bad("unknown --bias '" + r.bias + "' (none, row, col)");
+  if (!r.bias_dtype.empty() && r.bias_dtype != "d") {
+    DType t;
+    if (!parse_dtype(r.bias_dtype, &t)) return bad("unknown --bias-dtype '" + r.bias_dtype + "' (d: D's type, or f32)");
+    q->bias_type = t;
+  }
+  if (!parse_activation(r.act, &q->activation))
+    return bad("unknown --act '" + r.act + "' (none, relu, gelu_tanh, gelu_erf)");
+  if (r.c_in_place() && q->reads_c()) {  // C = D: D's leading dimension, type and stride
+    if (r.ldc && r.ldc != (r.ldd ? r.ldd : q->normalized().ldd))
+      return bad("--c d (C = D in place) reads C with D's leading dimension: drop --ldc (or give ldd's value)");
+    if (q->c_type && *q->c_type != q->d_type)
+      return bad(std::string("--c d (C = D in place) reads C in D's type (") + to_string(q->d_type) + "): drop --c-dtype");
+    if (r.broadcast == "c") return bad("--c d (C = D in place) cannot broadcast C: --broadcast c needs --c apart");
+    q->ldc = q->ldd;
+    q->c_type.reset();
+    q->stride_c = q->stride_d;
+  }
+  return {};
+}
+
+}  // namespace
+
+Status check_semantics(const ProblemRequest& r) {
+  Problem q;
+  return apply_semantics(r, &q);
+}
+
 Status problem_for(const ProblemRequest& r, const Variant& v, Problem* p) {
   Problem q;
   if (!parse_shape(r.shape, &q.m, &q.n, &q.k))
     return bad("bad --shape '" + r.shape + "' (expected MxNxK, e.g. 4096x4096x4096)");
   q.lda = r.lda; q.ldb = r.ldb; q.ldd = r.ldd;
   q.a_type = v.a_type; q.b_type = v.b_type; q.acc_type = v.acc_type; q.d_type = v.d_type;
-  Status s = validate_problem(q);
+  Status s = apply_semantics(r, &q);
+  if (!s.ok()) return s;
+  s = validate_problem(q);
   if (!s.ok()) return bad(s.message);
   *p = q.normalized();
   return {};
+}
+
+Operands probe_operands(const Problem& in, int64_t offset, bool c_in_place) {
+  const Problem p = in.normalized();
+  // Far apart (no overlap), each 256-byte aligned as cudaMalloc's, then `offset` elements on.
+  auto at = [offset](int slot, DType t) {
+    return reinterpret_cast<void*>(uintptr_t(slot) << 32 | uintptr_t(offset * dtype_bytes(t)));
+  };
+  Operands x;
+  x.a = at(1, p.a_type);
+  x.b = at(2, p.b_type);
+  x.d = at(3, p.d_type);
+  if (p.reads_c()) x.c = c_in_place ? x.d : at(4, *p.c_type);
+  if (p.bias != Bias::none) x.bias = at(5, *p.bias_type);
+  return x;
+}
+
+Problem as_called(const Problem& p, const Operands& x, Operands* y) {
+  bool swapped = false;
+  Problem q = row_major_d(p.normalized(), &swapped);
+  *y = x;
+  if (swapped) std::swap(y->a, y->b);
+  if (!q.reads_c()) y->c = nullptr;
+  if (q.bias == Bias::none) y->bias = nullptr;
+  return q;
+}
+
+Choice choose_auto_for(const Problem& p, const DeviceInfo& dev, const Operands& x) {
+  Operands y;
+  const Problem q = as_called(p, x, &y);
+  return choose_auto(q, dev, y, *tune_tables());
+}
+
+std::vector<const Variant*> accepting_for(const Problem& p, int sm, const Operands& x) {
+  Operands y;
+  const Problem q = as_called(p, x, &y);
+  return accepting_variants(q, sm, y);
+}
+
+std::string broadcast_of(const Problem& in) {
+  const Problem p = in.normalized();
+  if (p.batch <= 1) return "";
+  if (p.stride_a == 0) return "a";
+  if (p.stride_b == 0) return "b";
+  if (p.reads_c() && p.stride_c == 0) return "c";
+  return "";
+}
+
+std::string c_binding(const Problem& p, bool c_in_place) {
+  return !p.reads_c() ? "none" : c_in_place ? "d" : "apart";
+}
+
+std::string semantics_text(const Problem& in, bool c_in_place) {
+  const Problem p = in.normalized();
+  std::vector<std::string> parts;
+  auto num = [](float v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", double(v));
+    return std::string(b);
+  };
+  if (p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) parts.push_back(layout_name(p.a_layout, p.b_layout));
+  if (p.d_layout == Layout::ColMajor) parts.push_back("D col");
+  if (p.alpha != 1.f) parts.push_back("alpha " + num(p.alpha));
+  if (p.reads_c())
+    parts.push_back("beta " + num(p.beta) + (c_in_place ? " (C = D)" : *p.c_type != p.d_type ? std::string(" (C apart, ") + to_string(*p.c_type) + ")" : " (C apart)"));
+  if (p.batch > 1) {
+    const std::string b = broadcast_of(p);
+    std::string up = b;
+    for (char& ch : up) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    parts.push_back("batch " + std::to_string(p.batch) + (b.empty() ? "" : " (" + up + " broadcast)"));
+  }
+  if (p.bias != Bias::none)
+    parts.push_back(std::string("bias ") + to_string(p.bias) + (*p.bias_type != p.d_type ? std::string(" ") + to_string(*p.bias_type) : ""));
+  if (p.activation != Activation::none) parts.push_back(to_string(p.activation));
+  std::string out;
+  for (const std::string& x : parts) out += (out.empty() ? "" : ", ") + x;
+  return out;
+}
+
+std::vector<report::Column> semantic_columns() {
+  using report::Show;
+  return {{"layout", "", Show::data},    {"alpha", "", Show::data},     {"beta", "", Show::data},
+          {"c", "", Show::data},         {"c_type", "", Show::data},    {"ldc", "", Show::data},
+          {"batch", "", Show::data},     {"broadcast", "", Show::data}, {"bias", "", Show::data},
+          {"bias_type", "", Show::data}, {"activation", "", Show::data}};
+}
+
+std::vector<report::Cell> semantic_cells(const Problem& in, bool c_in_place) {
+  using report::Cell;
+  const Problem p = in.normalized();
+  const bool c = p.reads_c(), bias = p.bias != Bias::none;
+  return {layout_name(p.a_layout, p.b_layout),
+          double(p.alpha),
+          double(p.beta),
+          c_binding(p, c_in_place),
+          c ? Cell(to_string(*p.c_type)) : Cell(nullptr),
+          c ? Cell(p.ldc) : Cell(nullptr),
+          p.batch,
+          broadcast_of(p),
+          to_string(p.bias),
+          bias ? Cell(to_string(*p.bias_type)) : Cell(nullptr),
+          to_string(p.activation)};
 }
 
 Status select_variants(const Selection& s, const Types& t, std::vector<const Variant*>* out) {

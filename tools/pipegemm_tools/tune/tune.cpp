@@ -19,9 +19,11 @@ std::string types_of(const Problem& p) {
 
 }  // namespace
 
-std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
-                                            std::vector<std::string>* pruned) {
-  std::vector<const Variant*> cands = accepting_variants(p, dev.sm, nullptr, nullptr, nullptr);
+std::vector<const Variant*> tune_candidates(const Problem& in, const DeviceInfo& dev, double prune,
+                                            std::vector<std::string>* pruned, bool c_in_place) {
+  Operands y;
+  const Problem p = as_called(in, probe_operands(in, 0, c_in_place), &y);  // D row-major, as the variants see it
+  std::vector<const Variant*> cands = accepting_variants(p, dev.sm, y);
   plan::ArchSpec a;
   if (prune <= 0 || !plan::arch_from_device(dev, &a).ok()) return cands;
   // Pruned against our own fastest estimate, not cuBLAS's: the model knows our tiles, while its
@@ -98,7 +100,10 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
     TuneRow row;
     row.shape = p.shape_string();
     row.types = types_of(p);
-    const TuneKey key = tune_key(p, dev.name, nullptr, nullptr, nullptr);
+    const bool in_place = shapes[i].problem.c_in_place() && p.reads_c();
+    Operands y;  // the key auto looks up: the problem as called (D row-major), cudaMalloc's alignment
+    const Problem called = as_called(p, probe_operands(p, 0, in_place), &y);
+    const TuneKey key = tune_key(called, dev.name, y.a, y.b, y.d);
     row.bucket = key.bucket;
     if (const TuneEntry* e = table.find(key); e && !r.force) {
       row.status = "cached";
@@ -109,10 +114,12 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
       continue;
     }
     std::vector<std::string> pruned;
-    const std::vector<const Variant*> cands = tune_candidates(p, dev, r.prune, &pruned);
+    const std::vector<const Variant*> cands = tune_candidates(p, dev, r.prune, &pruned, in_place);
     BenchReport b;
+    BenchOptions shape_opt = opt;
+    shape_opt.c_in_place = in_place;
     s = cands.empty() ? Status::error(StatusCode::not_supported, "no variant accepts this problem")
-                      : bench_variants(p, cands, opt, &b);
+                      : bench_variants(p, cands, shape_opt, &b);
     std::vector<std::pair<std::string, double>> timed;
     for (const BenchResult& x : b.results)
       if (x.status.ok() && x.ms_median > 0) timed.emplace_back(x.variant, x.ms_median * 1e3);
@@ -140,7 +147,7 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
     row.best = e.best, row.best_us = e.best_us;
     for (auto& [name, us] : timed)
       if (name != e.best && row.next.empty()) row.next = name, row.next_us = us;
-    if (const Variant* m = choose_auto(p, dev, nullptr, nullptr, nullptr, none).variant) {
+    if (const Variant* m = choose_auto(called, dev, y, none).variant) {
       row.model_pick = m->name;
       for (auto& [name, us] : timed)
         if (name == m->name) row.model_pick_us = us;

@@ -8,6 +8,7 @@
 
 #include <cute/tensor.hpp>
 
+#include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/operand_traits.cuh"
 
 namespace pipegemm::kernels::common {
@@ -87,6 +88,31 @@ CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& g
   for (int i = 0; i < size(tCrD); ++i)
     if (get<0>(tCcD(i)) < m_limit && get<1>(tCcD(i)) < n_limit)
       tCgD(i) = convert_acc<TD>(tCrD(i));
+}
+
+// The same with pipegemm's epilogue (common/epilogue.cuh) on every element; (m0, n0) is the
+// tile's first element in D, b the product. C is viewed in bytes with D's tile layout, so each
+// element's C address comes out of the same partition as its D address. An int32 D stays integer.
+template <class TD, class ThrMma, class TAcc, class GD>
+CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, int m_limit, int n_limit,
+                                 EpilogueArgs const& e, int64_t m0, int64_t n0, int64_t b) {
+  Tensor tCgD = thr_mma.partition_C(gD);                              // (MMA,MMA_M,MMA_N)
+  Tensor tCcD = thr_mma.partition_C(make_identity_tensor(shape(gD)));  // (MMA,MMA_M,MMA_N) -> (m,n)
+  const int64_t es = e.c_bytes;
+  const char* c_tile = e.c ? static_cast<const char*>(e.c) + (b * e.stride_c + m0 * e.ldc + n0) * es : nullptr;
+  Tensor gC = make_tensor(make_gmem_ptr(c_tile), make_layout(shape(gD), make_stride(e.ldc * es, es)));  // bytes
+  Tensor tCgC = thr_mma.partition_C(gC);
+  CUTE_UNROLL
+  for (int i = 0; i < size(tCrD); ++i) {
+    const int m = get<0>(tCcD(i)), n = get<1>(tCcD(i));
+    if (m < m_limit && n < n_limit) {
+      const void* c_elem = c_tile ? static_cast<const void*>(&tCgC(i)) : nullptr;
+      if constexpr (std::is_same_v<TD, int32_t>)
+        tCgD(i) = epilogue_value_i32(tCrD(i), e, c_elem);
+      else
+        tCgD(i) = convert_acc<TD>(epilogue_value(float(tCrD(i)), e, c_elem, m0 + m, n0 + n));
+    }
+  }
 }
 
 // Padded row-major (BM,BN) staging tile of the shared-memory epilogue. 8 extra elements per

@@ -32,6 +32,7 @@
 #include "pipegemm/arch/stmatrix.cuh"
 #include "pipegemm/arch/tma.cuh"
 #include "pipegemm/arch/wgmma.cuh"
+#include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
 #include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
@@ -58,8 +59,11 @@ struct K5Smem {
 // DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers;
 // the tile is written out one chunk per k_tile during the next tile's mainloop, under its
 // wgmma, so the tensor cores do not idle through the stores (registers: 128 + 64 < 232).
+// GENERAL_: the full semantics (K5General below): batched rank-3 tensor maps, alpha, beta * C,
+// bias and activation applied to the fp32 accumulators before the cast. false: the seeds' TN
+// GEMM, its machine code as before the semantics existed.
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
-          bool DEFERRED_STORE_ = false>
+          bool DEFERRED_STORE_ = false, bool GENERAL_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -82,6 +86,7 @@ struct K5Config {
   static constexpr int kEpiBufBytes = kWgmmaM * 128;
   static constexpr int kEpiBufs = EPI_BUFS_;
   static constexpr bool kDeferredStore = DEFERRED_STORE_;
+  static constexpr bool kGeneral = GENERAL_;
 
   // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers]. The CTA
   // asks for the bytes up to the last barrier, not sizeof(Smem), which alignas rounds up to a
@@ -122,9 +127,92 @@ struct K5Config {
   static_assert(kEpiBufs >= 2 && kEpiChunks % kEpiBufs == 0, "chunk index mod kEpiBufs picks the buffer, the same one every tile");
   static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
   static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
+  static_assert(!(kDeferredStore && kGeneral), "the epilogue needs the fp32 accumulators, which a deferred tile no longer has");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file of one SM");
   static_assert(kSmemBytes <= 227 * 1024, "H100/H200: at most 227 KB of dynamic smem per CTA");
 };
+
+// What the general form (kGeneral) takes beyond the tensor maps: the batch (each operand's map
+// is rank 3; a broadcast operand's has one matrix and is always read at product 0) and the
+// epilogue. The plain form takes an empty one.
+template <bool kGeneral>
+struct K5General {};
+template <>
+struct K5General<true> {
+  int batch;
+  int a_bcast, b_bcast;  // 1: the operand is the same matrix for every product
+  common::EpilogueArgs epi;
+};
+
+// alpha, beta * C, bias, activation on a consumer warpgroup's (64, BN) fp32 accumulators:
+// thread (warp w, lane l) holds acc[4j + 2h + q] = row 16w + 8h + l/4, column 8j + 2(l%4) + q
+// (arch/wgmma.cuh); row0/col0 is the fragment's first element in D, bt the product. Phases,
+// each one loop over the accumulators behind one uniform branch. C and bias reads are
+// predicated on the M/N edges (the TMA store clips the rest). Loads stay element by element:
+// grouping them into arrays (16 or 64 values) spilled 1-2 KB under the launch bound's 168
+// registers, which ptxas allocates whatever setmaxnreg gives the consumers later.
+template <class Cfg>
+__device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], const common::EpilogueArgs& e, int row0,
+                                               int col0, int bt, int M, int N, int tid_wg) {
+  constexpr int kBlocks = Cfg::kAccRegs / 4;  // n8 blocks
+  const int lane = tid_wg % 32;
+  const int r0 = row0 + 16 * (tid_wg / 32) + (lane >> 2);
+  const int c0 = col0 + 2 * (lane & 3);
+  if (e.alpha != 1.f) {
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] *= e.alpha;
+  }
+  if (e.c) {
+#pragma unroll
+    for (int j = 0; j < kBlocks; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+          const int r = r0 + 8 * h, col = c0 + 8 * j + q;
+          if (r < M && col < N)
+            acc[4 * j + 2 * h + q] =
+                fmaf(e.beta, common::load_as_float(e.c, int64_t(bt) * e.stride_c + int64_t(r) * e.ldc + col, e.c_type),
+                     acc[4 * j + 2 * h + q]);
+        }
+  }
+  if (e.bias) {
+    if (e.bias_mode == Bias::per_col) {
+#pragma unroll
+      for (int j = 0; j < kBlocks; ++j)
+#pragma unroll
+        for (int q = 0; q < 2; ++q) {
+          const int col = c0 + 8 * j + q;
+          const float b = col < N ? common::load_as_float(e.bias, col, e.bias_type) : 0.f;
+          acc[4 * j + q] += b;
+          acc[4 * j + 2 + q] += b;
+        }
+    } else {
+      const float b0 = r0 < M ? common::load_as_float(e.bias, r0, e.bias_type) : 0.f;
+      const float b1 = r0 + 8 < M ? common::load_as_float(e.bias, r0 + 8, e.bias_type) : 0.f;
+#pragma unroll
+      for (int j = 0; j < kBlocks; ++j) {
+        acc[4 * j + 0] += b0, acc[4 * j + 1] += b0;
+        acc[4 * j + 2] += b1, acc[4 * j + 3] += b1;
+      }
+    }
+  }
+  switch (e.act) {  // one loop per activation: the switch is outside the accumulators
+    case Activation::relu:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::relu);
+      break;
+    case Activation::gelu_tanh:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_tanh);
+      break;
+    case Activation::gelu_erf:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_erf);
+      break;
+    default: break;
+  }
+}
 
 template <class T>
 __device__ __forceinline__ uint32_t pack_pair(float lo, float hi);
@@ -215,7 +303,7 @@ __device__ __forceinline__ void with_chunk_index(int ch, F&& f, std::integer_seq
 // it visible to the async proxy, let one thread store it.
 template <class Cfg, int CH, class WriteChunk>
 __device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t* d_bufs, const CUtensorMap* tmap_d,
-                                              int m0, int n0, int consumer, int tid_wg) {
+                                              int m0, int n0, int consumer, int tid_wg, int bt = 0) {
   uint8_t* buf = d_bufs + (CH % Cfg::kEpiBufs) * Cfg::kEpiBufBytes;
   if (tid_wg == 0) arch::tma_store_wait_read<Cfg::kEpiBufs - 1>();
   arch::named_barrier_sync(1 + consumer, 128);
@@ -223,7 +311,10 @@ __device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t*
   arch::fence_proxy_async_smem();
   arch::named_barrier_sync(1 + consumer, 128);
   if (tid_wg == 0) {
-    arch::tma_store_2d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0);
+    if constexpr (Cfg::kGeneral)
+      arch::tma_store_3d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0, bt);
+    else
+      arch::tma_store_2d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0);
     arch::tma_store_commit_group();
   }
 }
@@ -231,9 +322,9 @@ __device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t*
 template <class Cfg, int... CH>
 __device__ __forceinline__ void store_d_tile(const float (&acc)[Cfg::kAccRegs], uint8_t* d_bufs,
                                              const CUtensorMap* tmap_d, int m0, int n0, int consumer, int tid_wg,
-                                             std::integer_sequence<int, CH...>) {
+                                             std::integer_sequence<int, CH...>, int bt = 0) {
   (store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk<Cfg, CH>(acc, buf, tid_wg / 32, tid_wg % 32); },
-                          d_bufs, tmap_d, m0, n0, consumer, tid_wg),
+                          d_bufs, tmap_d, m0, n0, consumer, tid_wg, bt),
    ...);
 }
 
@@ -242,7 +333,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM)
                            const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m)
                            const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
-                           int M, int N, int K, int cluster_m, int raster_group) {
+                           int M, int N, int K, int cluster_m, int raster_group,
+                           const K5General<Cfg::kGeneral> general) {  // rank-3 maps (batch) when kGeneral
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using TA = typename Cfg::TA;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES;
@@ -270,6 +362,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   const int n_tiles = (N + BN - 1) / BN;
   const int k_tiles = (K + BK - 1) / BK;  // the last one may be partial: TMA fills zeros
   const pipeline::TileScheduler sched(m_tiles, n_tiles, cluster_m, raster_group);  // units of cluster_m tiles
+  // The work: every product's units, product by product (one product: the units).
+  int work = sched.total;
+  if constexpr (Cfg::kGeneral) work *= general.batch;
 
   // ============================== PROLOGUE ==============================
   // Barrier init by one thread, published to the copy engine and the peer CTA, then the roles
@@ -294,19 +389,34 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       State w = pipeline::make_producer_start_state<STAGES>();
       const int b_rows = BN / cluster_m;  // rows of B this CTA loads (and multicasts)
       const uint16_t mask = uint16_t((1u << cluster_m) - 1);
-      for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
+      for (int item = cluster_idx; item < work; item += cluster_cnt) {
+        const int unit = Cfg::kGeneral ? item % sched.total : item;
         const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
         const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
         const int n0 = u.n * BN;
+        int bt_a = 0, bt_b = 0;  // the product each operand's map is read at
+        if constexpr (Cfg::kGeneral) {
+          const int bt = item / sched.total;
+          bt_a = general.a_bcast ? 0 : bt;
+          bt_b = general.b_bcast ? 0 : bt;
+        }
         for (int kt = 0; kt < k_tiles; ++kt) {
           pipe.producer_acquire(w);
           uint64_t* full = pipe.full_barrier(w);
-          arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
           TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
-          if (cluster_m == 1)
-            arch::tma_load_2d(b_dst, &tmap_b, kt * BK, n0, full);
-          else
-            arch::tma_load_2d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, full, mask);
+          if constexpr (Cfg::kGeneral) {
+            arch::tma_load_3d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, bt_a, full);
+            if (cluster_m == 1)
+              arch::tma_load_3d(b_dst, &tmap_b, kt * BK, n0, bt_b, full);
+            else
+              arch::tma_load_3d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, bt_b, full, mask);
+          } else {
+            arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
+            if (cluster_m == 1)
+              arch::tma_load_2d(b_dst, &tmap_b, kt * BK, n0, full);
+            else
+              arch::tma_load_2d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, full, mask);
+          }
           pipe.producer_commit(w, Cfg::kStageBytes);  // A + both halves of B land here
           ++w;
         }
@@ -337,7 +447,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       }
     };
 
-    for (int unit = cluster_idx; unit < sched.total; unit += cluster_cnt) {
+    for (int item = cluster_idx; item < work; item += cluster_cnt) {
+      const int unit = Cfg::kGeneral ? item % sched.total : item;
+      const int bt = Cfg::kGeneral ? item / sched.total : 0;  // the product
+      (void)bt;
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
@@ -387,7 +500,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         pending_n0 = n0;
         has_pending = true;
       } else {
-        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq);
+        if constexpr (Cfg::kGeneral) apply_epilogue<Cfg>(acc, general.epi, m0 + c * 64, n0, bt, M, N, tid_wg);
+        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq, bt);
       }
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under

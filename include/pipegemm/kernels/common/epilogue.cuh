@@ -1,0 +1,113 @@
+// The epilogue every kernel that takes pipegemm's full semantics applies (pipegemm.hpp):
+//
+//   D[b](i,j) = act(alpha * acc + beta * C[b](i,j) + bias)       in fp32 (int32 for an int32 D)
+//
+// before the cast to D. The parameters travel by value in EpilogueArgs; every branch in here is
+// on a kernel-uniform value, so a warp never diverges on it. C is row-major like the D the
+// kernel sees (GemmCall turns a column-major D into D^T), read element by element (any ldc,
+// any alignment of its type).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "pipegemm/pipegemm.hpp"
+
+namespace pipegemm::kernels::common {
+
+struct EpilogueArgs {
+  float alpha = 1.f, beta = 0.f;
+  const void* c = nullptr;  // null when beta = 0: nothing is read
+  int64_t ldc = 0, stride_c = 0;
+  DType c_type = DType::f16;
+  int c_bytes = 2;             // C's element size
+  const void* bias = nullptr;  // null: no bias
+  Bias bias_mode = Bias::none;
+  DType bias_type = DType::f16;
+  Activation act = Activation::none;
+};
+
+// The whole problem as a kernel of the full semantics takes it (k0): any layout of A and B (a
+// stride per dimension), a batch, the epilogue -- everything pipegemm's API can ask.
+template <class TA, class TD>
+struct FullArgs {
+  TD* d;
+  const TA* a;
+  const TA* b;
+  int m, n, k, batch;
+  int64_t a_sm, a_sk, b_sn, b_sk;  // element strides of A (m,k) and B (n,k): K-major (ld, 1), M/N-major (1, ld)
+  int64_t ldd;
+  int64_t stride_a, stride_b, stride_d;  // between products (0: the same operand for each)
+  EpilogueArgs epi;
+};
+
+// The arguments of a validated, normalized problem with a row-major D (GemmCall::make).
+inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
+  EpilogueArgs e;
+  e.alpha = p.alpha;
+  e.beta = p.beta;
+  if (p.reads_c()) {
+    e.c = x.c;
+    e.ldc = p.ldc;
+    e.stride_c = p.stride_c;
+    e.c_type = p.c_type.value_or(p.d_type);
+    e.c_bytes = dtype_bytes(e.c_type);
+  }
+  if (p.bias != Bias::none) {
+    e.bias = x.bias;
+    e.bias_mode = p.bias;
+    e.bias_type = p.bias_type.value_or(p.d_type);
+  }
+  e.act = p.activation;
+  return e;
+}
+
+__device__ __forceinline__ float load_as_float(const void* base, int64_t i, DType t) {
+  switch (t) {
+    case DType::f16: return __half2float(static_cast<const __half*>(base)[i]);
+    case DType::bf16: return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
+    case DType::i32: return float(static_cast<const int32_t*>(base)[i]);
+    default: return static_cast<const float*>(base)[i];
+  }
+}
+
+// tanh.approx.f32 (one MUFU instruction, |error| < 2^-10.99): the GELU of a 16-bit output is
+// rounded far coarser than that, and the epilogue runs while the tensor cores wait.
+__device__ __forceinline__ float tanh_approx(float x) {
+  float y;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float activate(float x, Activation a) {
+  switch (a) {
+    case Activation::relu: return fmaxf(x, 0.f);
+    case Activation::gelu_tanh: {
+      const float u = 0.7978845608028654f * fmaf(0.044715f * x, x * x, x);  // sqrt(2/pi) (x + 0.044715 x^3)
+      const float h = 0.5f * x;
+      return fmaf(h, tanh_approx(u), h);
+    }
+    case Activation::gelu_erf: return 0.5f * x * (1.f + erff(x * 0.7071067811865476f));
+    default: return x;
+  }
+}
+
+// One element of row i, column j; c_elem: the address of its C element (null: no C is read).
+__device__ __forceinline__ float epilogue_value(float acc, const EpilogueArgs& e, const void* c_elem, int64_t i, int64_t j) {
+  float v = e.alpha * acc;
+  if (c_elem) v = fmaf(e.beta, load_as_float(c_elem, 0, e.c_type), v);
+  if (e.bias) v += load_as_float(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_type);
+  return activate(v, e.act);
+}
+
+// The int32 D (i8 inputs, int32 accumulators): exact integer arithmetic, whole-number alpha and
+// beta (validate_problem), no bias or activation.
+__device__ __forceinline__ int32_t epilogue_value_i32(int32_t acc, const EpilogueArgs& e, const void* c_elem) {
+  int32_t v = int32_t(e.alpha) * acc;
+  if (c_elem) v += int32_t(e.beta) * *static_cast<const int32_t*>(c_elem);
+  return v;
+}
+
+}  // namespace pipegemm::kernels::common
