@@ -81,6 +81,9 @@ __device__ __forceinline__ float tanh_approx(float x) {
   return y;
 }
 
+template <Activation kAct>
+__device__ __forceinline__ float activate(float x);
+
 __device__ __forceinline__ float activate(float x, Activation a) {
   switch (a) {
     case Activation::relu: return fmaxf(x, 0.f);
@@ -94,12 +97,18 @@ __device__ __forceinline__ float activate(float x, Activation a) {
   }
 }
 
-// One element of row i, column j; c_elem: the address of its C element (null: no C is read).
-__device__ __forceinline__ float epilogue_value(float acc, const EpilogueArgs& e, const void* c_elem, int64_t i, int64_t j) {
+template <Activation kAct>
+__device__ __forceinline__ float activate(float x) {
+  return activate(x, kAct);  // a constant: the switch folds away
+}
+
+// One element of row i, column j before the activation; c_elem: the address of its C element
+// (null: no C is read).
+__device__ __forceinline__ float epilogue_linear(float acc, const EpilogueArgs& e, const void* c_elem, int64_t i, int64_t j) {
   float v = e.alpha * acc;
   if (c_elem) v = fmaf(e.beta, load_as_float(c_elem, 0, e.c_type), v);
   if (e.bias) v += load_as_float(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_type);
-  return activate(v, e.act);
+  return v;
 }
 
 // The int32 D (i8 inputs, int32 accumulators): exact integer arithmetic, whole-number alpha and
