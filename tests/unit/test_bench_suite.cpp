@@ -68,6 +68,36 @@ TEST(BenchSuite, ParsesShapesCommentsAndTheDtypeColumn) {
   EXPECT_EQ(s[2].dtype, "i8");
 }
 
+TEST(BenchSuite, ALineCarriesSemanticsFlagsThatOverrideTheCommandLine) {
+  std::vector<SuiteShape> s;
+  ASSERT_TRUE(parse_suite("4096x4096x4096 f16\n4096x4096x4096 f16 --bias col --act gelu_tanh\n"
+                          "64x64x64 --layout NN --batch 3 --broadcast b\n",
+                          "t.txt", &s).ok());
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_TRUE(s[0].flags.empty());
+  ASSERT_EQ(s[1].flags.size(), 2u);
+  EXPECT_EQ(s[1].dtype, "f16");
+  EXPECT_EQ(s[1].flags[1], (std::pair<std::string, std::string>{"--act", "gelu_tanh"}));
+  EXPECT_EQ(s[2].dtype, "");
+  ProblemRequest r;
+  r.shape = "64x64x64";
+  r.alpha = 2.f;  // the command line's, kept where the line says nothing
+  ASSERT_TRUE(apply_suite_flags(s[2].flags, &r).ok());
+  EXPECT_EQ(r.layout, "NN");
+  EXPECT_EQ(r.batch, 3);
+  EXPECT_EQ(r.broadcast, "b");
+  EXPECT_EQ(r.alpha, 2.f);
+  // Refused with the line: an unknown flag, a flag without a value, a bad value.
+  Status st = parse_suite("64x64x64 f16 --bogus 1\n", "t.txt", &s);
+  EXPECT_NE(st.message.find("t.txt:1: unknown flag '--bogus'"), std::string::npos) << st.message;
+  EXPECT_FALSE(parse_suite("64x64x64 --bias\n", "t.txt", &s).ok());
+  EXPECT_FALSE(parse_suite("64x64x64 f16 bf16 --bias col\n", "t.txt", &s).ok());
+  ProblemRequest q;
+  q.shape = "64x64x64";
+  EXPECT_FALSE(apply_suite_flags({{"--batch", "three"}}, &q).ok());
+  EXPECT_FALSE(apply_suite_flags({{"--act", "swish"}}, &q).ok());
+}
+
 TEST(BenchSuite, RefusesBadLinesWithTheLineNumber) {
   std::vector<SuiteShape> s;
   Status st = parse_suite("# c\n64x64x64\n64x64\n", "t.txt", &s);
@@ -84,11 +114,17 @@ TEST(BenchSuite, RefusesBadLinesWithTheLineNumber) {
 }
 
 TEST(BenchSuite, TheRepositorySuitesParse) {
-  for (const char* name : {"compute", "memory", "llm", "random"}) {
+  for (const char* name : {"compute", "memory", "llm", "random", "decode", "epilogue"}) {
     std::vector<SuiteShape> s;
     const Status st = load_suite(std::string(PIPEGEMM_TEST_DATA) + "/../../bench/suites/" + name + ".txt", &s);
     EXPECT_TRUE(st.ok()) << name << ": " << st.message;
     EXPECT_FALSE(s.empty()) << name;
+    // Every line, its flags included, makes a valid problem (what bench --suite runs).
+    ProblemRequest r;
+    r.types.in = "f16";
+    std::vector<ShapeRequest> shapes;
+    const Status rs = request_shapes(r, std::string(PIPEGEMM_TEST_DATA) + "/../../bench/suites/" + name + ".txt", &shapes);
+    EXPECT_TRUE(rs.ok()) << name << ": " << rs.message;
   }
 }
 

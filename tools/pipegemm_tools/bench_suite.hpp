@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pipegemm/pipegemm.hpp"
@@ -17,11 +18,16 @@ struct SuiteShape {
   int64_t m = 0, n = 0, k = 0;
   std::string dtype;  // the suite's dtype column; "" = --dtype applies
   int line = 0;       // 1-based line in the suite file (0 for ranges)
+  // The line's semantics flags (`--bias col --act gelu_tanh`, the CLI's names), applied over the
+  // command line's: one suite times the same GEMM with and without an epilogue in one run.
+  std::vector<std::pair<std::string, std::string>> flags;
   std::string shape() const;  // "MxNxK"
 };
 
-// One shape per line, `MxNxK [dtype]`; `#` starts a comment, blank lines are ignored. A bad line
-// is refused with `where:LINE: ...`; a suite with no shape is refused.
+// One shape per line, `MxNxK [dtype] [--flag value ...]` (flags: --layout --d-layout --alpha
+// --beta --c --c-dtype --ldc --batch --broadcast --bias --bias-dtype --act); `#` starts a comment,
+// blank lines are ignored. A bad line is refused with `where:LINE: ...`; a suite with no shape is
+// refused.
 Status parse_suite(std::string_view text, const std::string& where, std::vector<SuiteShape>* out);
 Status load_suite(const std::string& path, std::vector<SuiteShape>* out);
 

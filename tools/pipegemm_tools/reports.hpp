@@ -149,6 +149,8 @@ struct ShapeRequest {
   std::string where;
 };
 Status request_shapes(const ProblemRequest& r, const std::string& suite, std::vector<ShapeRequest>* out);
+// A suite line's semantics flags (SuiteShape::flags) over r, then checked (check_semantics).
+Status apply_suite_flags(const std::vector<std::pair<std::string, std::string>>& flags, ProblemRequest* r);
 // The problem of request r with types t, before any variant is chosen.
 Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p);
 

@@ -1,4 +1,5 @@
 // Suite files, shape ranges and the per-kernel summary (bench_suite.hpp): CPU only.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -47,8 +48,20 @@ Status parse_suite(std::string_view text, const std::string& where, std::vector<
     for (std::string x; words >> x;) w.push_back(x);
     if (w.empty()) continue;
     const std::string at = where + ":" + std::to_string(no) + ": ";
-    if (w.size() > 2) return bad(at + "expected 'MxNxK [dtype]', got '" + line + "'");
+    // Past the shape and the dtype column: --flag value pairs.
+    size_t first_flag = 1;
+    while (first_flag < w.size() && w[first_flag].rfind("--", 0) != 0) ++first_flag;
+    if (first_flag > 2) return bad(at + "expected 'MxNxK [dtype] [--flag value ...]', got '" + line + "'");
     SuiteShape s;
+    static const char* const kFlags[] = {"--layout", "--d-layout", "--alpha", "--beta", "--c", "--c-dtype",
+                                         "--ldc", "--batch", "--broadcast", "--bias", "--bias-dtype", "--act"};
+    for (size_t i = first_flag; i < w.size(); i += 2) {
+      const bool known = std::find(std::begin(kFlags), std::end(kFlags), w[i]) != std::end(kFlags);
+      if (!known) return bad(at + "unknown flag '" + w[i] + "' (a suite line takes the semantics flags of bench)");
+      if (i + 1 >= w.size() || w[i + 1].rfind("--", 0) == 0) return bad(at + "flag '" + w[i] + "' needs a value");
+      s.flags.emplace_back(w[i], w[i + 1]);
+    }
+    w.resize(first_flag);
     s.line = no;
     const auto d = split(w[0], 'x');
     if (d.size() != 3 || !parse_int(d[0], &s.m) || !parse_int(d[1], &s.n) || !parse_int(d[2], &s.k) || s.m <= 0 ||

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <sstream>
 
 #include "pipegemm_tools/reports.hpp"
 
@@ -241,6 +242,32 @@ Status typed_problem(const ProblemRequest& r, const Types& t, Problem* p) {
   return problem_for(r, v, p);
 }
 
+Status apply_suite_flags(const std::vector<std::pair<std::string, std::string>>& flags, ProblemRequest* r) {
+  for (const auto& [flag, value] : flags) {
+    auto number = [&](auto* out) {
+      std::istringstream in(value);
+      in >> *out;
+      return !in.fail() && in.eof() ? Status{} : bad(flag + " needs a number, got '" + value + "'");
+    };
+    Status s;
+    if (flag == "--layout") r->layout = value;
+    else if (flag == "--d-layout") r->d_layout = value;
+    else if (flag == "--alpha") s = number(&r->alpha);
+    else if (flag == "--beta") s = number(&r->beta);
+    else if (flag == "--c") r->c = value;
+    else if (flag == "--c-dtype") r->c_dtype = value;
+    else if (flag == "--ldc") s = number(&r->ldc);
+    else if (flag == "--batch") s = number(&r->batch);
+    else if (flag == "--broadcast") r->broadcast = value;
+    else if (flag == "--bias") r->bias = value;
+    else if (flag == "--bias-dtype") r->bias_dtype = value;
+    else if (flag == "--act") r->act = value;
+    else s = bad("unknown flag '" + flag + "'");
+    if (!s.ok()) return s;
+  }
+  return check_semantics(*r);
+}
+
 Status request_shapes(const ProblemRequest& r, const std::string& suite, std::vector<ShapeRequest>* out) {
   out->clear();
   std::vector<SuiteShape> shapes(1);  // a plain --shape: problem_for parses it (and says what is wrong)
@@ -253,6 +280,7 @@ Status request_shapes(const ProblemRequest& r, const std::string& suite, std::ve
     if (sweep) x.problem.shape = sh.shape();
     if (!sh.dtype.empty()) x.problem.types.in = sh.dtype;
     x.where = sh.line ? suite + ":" + std::to_string(sh.line) + ": " : "";
+    if (!(s = apply_suite_flags(sh.flags, &x.problem)).ok()) return bad(x.where + s.message);
     Problem p;
     if (!(s = parse_types(x.problem.types, &x.types)).ok() || !(s = typed_problem(x.problem, x.types, &p)).ok())
       return bad(x.where + s.message);
