@@ -54,10 +54,11 @@ struct LadderVariant {
     void* D = x.d;
     Status st = prepare_smem(Kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
+    if constexpr (FullSemanticsOf<Cfg>::value) {  // the plain TN GEMM runs the rung's own kernel
+      if (!p.plain() || p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) return launch_full(p, x, s);
+    }
     if constexpr (MaxSplitOf<Cfg>::value > 1) {
       return launch_split(p, A, B, D, s);
-    } else if constexpr (FullSemanticsOf<Cfg>::value) {
-      return launch_full(p, x, s);
     } else {
       const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
       const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
@@ -88,7 +89,10 @@ struct LadderVariant {
                                        kernels::common::epilogue_args(p, x)};
       const dim3 grid(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
                       unsigned(std::min<int64_t>(p.batch, 65535)));
-      Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
+      constexpr auto full = kernels::common::FullKernel<Cfg>::value;
+      Status st = prepare_smem(full, Cfg::kSmemBytes);
+      if (!st.ok()) return st;
+      full<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
       return after_launch(Cfg::Name::kName);
     } else {
       (void)p, (void)x, (void)s;
@@ -155,6 +159,7 @@ struct LadderVariant {
       r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
     }
     v.symbol = std::string(Cfg::Name::kName) + "E";  // the Name tag closes the mangled config
+    if constexpr (FullSemanticsOf<Cfg>::value) v.symbol = "k0_simple_kernel*" + v.symbol;  // not k0_full_kernel
     v.launch = &launch;
     v.occupancy = &occupancy;
     // Split-K runs by name until it beats the best cuBLAS somewhere: on the H200 decode suite it

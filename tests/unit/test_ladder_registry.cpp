@@ -70,8 +70,9 @@ TEST(LadderRegistry, EveryVariantIsFullyDescribed) {
     // (k4 persistent: ring + its own epilogue tile); sm_80 then refuses it before any launch.
     EXPECT_LE(v.tile.smem_bytes, v.min_sm >= 90 ? 227 * 1024 : 163 * 1024);
     EXPECT_EQ(v.min_sm >= 90, v.tile.smem_bytes > 163 * 1024);
-    // The tag type puts the name in the mangled symbol: "<name>E" is unique per variant.
-    EXPECT_EQ(v.symbol, v.name + "E");
+    // The tag type puts the name in the mangled symbol: "<name>E" is unique per variant (k0: of
+    // its plain kernel, not of k0_full_kernel, which holds the same tag).
+    EXPECT_EQ(v.symbol, (v.rung == 0 ? "k0_simple_kernel*" : "") + v.name + "E");
     // The SASS expectations follow from the typed mechanism, never from the name.
     const sass::Expect e = sass::expect_for(v);
     EXPECT_EQ(e.mma_ops, std::vector<std::string>{v.a_type == DType::f32 ? "FFMA" : v.a_type == DType::i8 ? "IMMA" : "HMMA"});

@@ -23,9 +23,11 @@ struct EpilogueArgs {
   int64_t ldc = 0, stride_c = 0;
   DType c_type = DType::f16;
   int c_bytes = 2;             // C's element size
+  bool c_f32 = false;          // C is f32 (else D's type)
   const void* bias = nullptr;  // null: no bias
   Bias bias_mode = Bias::none;
   DType bias_type = DType::f16;
+  bool bias_f32 = false;       // the bias is f32 (else D's type)
   Activation act = Activation::none;
 };
 
@@ -43,6 +45,10 @@ struct FullArgs {
   EpilogueArgs epi;
 };
 
+// The full-semantics kernel of a config (value: its address), for the rungs that have one (k0).
+template <class Cfg>
+struct FullKernel;
+
 // The arguments of a validated, normalized problem with a row-major D (GemmCall::make).
 inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
   EpilogueArgs e;
@@ -54,11 +60,13 @@ inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
     e.stride_c = p.stride_c;
     e.c_type = p.c_type.value_or(p.d_type);
     e.c_bytes = dtype_bytes(e.c_type);
+    e.c_f32 = e.c_type == DType::f32;
   }
   if (p.bias != Bias::none) {
     e.bias = x.bias;
     e.bias_mode = p.bias;
     e.bias_type = p.bias_type.value_or(p.d_type);
+    e.bias_f32 = e.bias_type == DType::f32;
   }
   e.act = p.activation;
   return e;
@@ -81,9 +89,6 @@ __device__ __forceinline__ float tanh_approx(float x) {
   return y;
 }
 
-template <Activation kAct>
-__device__ __forceinline__ float activate(float x);
-
 __device__ __forceinline__ float activate(float x, Activation a) {
   switch (a) {
     case Activation::relu: return fmaxf(x, 0.f);
@@ -97,17 +102,20 @@ __device__ __forceinline__ float activate(float x, Activation a) {
   }
 }
 
-template <Activation kAct>
-__device__ __forceinline__ float activate(float x) {
-  return activate(x, kAct);  // a constant: the switch folds away
+// An element of C or of the bias: of D's type TD, or f32 -- a two-way choice, where
+// load_as_float's four-way one made each of a k0 tile's unrolled elements carry all four.
+template <class TD>
+__device__ __forceinline__ float load_d_or_f32(const void* base, int64_t i, bool f32) {
+  return f32 ? static_cast<const float*>(base)[i] : float(static_cast<const TD*>(base)[i]);
 }
 
-// One element of row i, column j before the activation; c_elem: the address of its C element
-// (null: no C is read).
+// One element of row i, column j of a D of type TD before the activation; c_elem: the address of
+// its C element (null: no C is read).
+template <class TD>
 __device__ __forceinline__ float epilogue_linear(float acc, const EpilogueArgs& e, const void* c_elem, int64_t i, int64_t j) {
   float v = e.alpha * acc;
-  if (c_elem) v = fmaf(e.beta, load_as_float(c_elem, 0, e.c_type), v);
-  if (e.bias) v += load_as_float(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_type);
+  if (c_elem) v = fmaf(e.beta, load_d_or_f32<TD>(c_elem, 0, e.c_f32), v);
+  if (e.bias) v += load_d_or_f32<TD>(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_f32);
   return v;
 }
 

@@ -91,43 +91,26 @@ CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& g
 }
 
 // The same with pipegemm's epilogue (common/epilogue.cuh) on every element; (m0, n0) is the
-// tile's first element in D, b the product. C is viewed in bytes with D's tile layout, so each
-// element's C address comes out of the same partition as its D address. An int32 D stays integer.
-// One loop per activation (kAct), so no element carries the others' code: with the switch inside
-// the loop the int8 -> f32 k0 spilled registers.
-template <class TD, Activation kAct, class ThrMma, class TAcc, class GD>
-CUTE_DEVICE void epilogue_direct_act(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, int m_limit, int n_limit,
-                                     EpilogueArgs const& e, int64_t m0, int64_t n0, int64_t b) {
+// tile's first element in D, b the product; C's element is addressed from the element's (m, n).
+// An int32 D stays integer.
+// One loop, the activation a uniform switch per element: one loop per activation (four inlined
+// copies) spilled registers and doubled ptxas's time.
+template <class TD, class ThrMma, class TAcc, class GD>
+CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, int m_limit, int n_limit,
+                                 EpilogueArgs const& e, int64_t m0, int64_t n0, int64_t b) {
   Tensor tCgD = thr_mma.partition_C(gD);                              // (MMA,MMA_M,MMA_N)
   Tensor tCcD = thr_mma.partition_C(make_identity_tensor(shape(gD)));  // (MMA,MMA_M,MMA_N) -> (m,n)
-  const int64_t es = e.c_bytes;
+  const int64_t es = e.c_bytes, c_row = e.ldc * es;
   const char* c_tile = e.c ? static_cast<const char*>(e.c) + (b * e.stride_c + m0 * e.ldc + n0) * es : nullptr;
-  Tensor gC = make_tensor(make_gmem_ptr(c_tile), make_layout(shape(gD), make_stride(e.ldc * es, es)));  // bytes
-  Tensor tCgC = thr_mma.partition_C(gC);
   CUTE_UNROLL
   for (int i = 0; i < size(tCrD); ++i) {
     const int m = get<0>(tCcD(i)), n = get<1>(tCcD(i));
     if (m < m_limit && n < n_limit) {
-      const void* c_elem = c_tile ? static_cast<const void*>(&tCgC(i)) : nullptr;
+      const void* c_elem = c_tile ? static_cast<const void*>(c_tile + m * c_row + n * es) : nullptr;
       if constexpr (std::is_same_v<TD, int32_t>)
         tCgD(i) = epilogue_value_i32(tCrD(i), e, c_elem);
       else
-        tCgD(i) = convert_acc<TD>(activate<kAct>(epilogue_linear(float(tCrD(i)), e, c_elem, m0 + m, n0 + n)));
-    }
-  }
-}
-
-template <class TD, class ThrMma, class TAcc, class GD>
-CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& gD, int m_limit, int n_limit,
-                                 EpilogueArgs const& e, int64_t m0, int64_t n0, int64_t b) {
-  if constexpr (std::is_same_v<TD, int32_t>) {  // exact: no activation (validate_problem)
-    epilogue_direct_act<TD, Activation::none>(thr_mma, tCrD, gD, m_limit, n_limit, e, m0, n0, b);
-  } else {
-    switch (e.act) {
-      case Activation::relu: epilogue_direct_act<TD, Activation::relu>(thr_mma, tCrD, gD, m_limit, n_limit, e, m0, n0, b); break;
-      case Activation::gelu_tanh: epilogue_direct_act<TD, Activation::gelu_tanh>(thr_mma, tCrD, gD, m_limit, n_limit, e, m0, n0, b); break;
-      case Activation::gelu_erf: epilogue_direct_act<TD, Activation::gelu_erf>(thr_mma, tCrD, gD, m_limit, n_limit, e, m0, n0, b); break;
-      default: epilogue_direct_act<TD, Activation::none>(thr_mma, tCrD, gD, m_limit, n_limit, e, m0, n0, b); break;
+        tCgD(i) = convert_acc<TD>(activate(epilogue_linear<TD>(float(tCrD(i)), e, c_elem, m0 + m, n0 + n), e.act));
     }
   }
 }
