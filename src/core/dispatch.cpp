@@ -95,10 +95,21 @@ int alignment_class(const Problem& p, const void* A, const void* B, const void* 
 }
 
 std::string shape_bucket(const Problem& p, const void* A, const void* B, const void* D) {
-  // A batch is its own bucket (".b<quarter octave>"): many small products behave like one large one.
-  return "m" + std::to_string(bucket_of(p.m)) + ".n" + std::to_string(bucket_of(p.n)) + ".k" +
-         std::to_string(bucket_of(p.k)) + ".a" + std::to_string(alignment_class(p, A, B, D)) +
-         (p.batch > 1 ? ".b" + std::to_string(bucket_of(p.batch)) : std::string());
+  // A batch is its own bucket (".b<quarter octave>"): many small products behave like one large
+  // one. So is an epilogue (".e<what>": a alpha, c beta * C, r/k a bias per row/column, f an f32
+  // bias, then the activation): the fastest variant for it is not the plain GEMM's, and a tune of
+  // a suite with semantics lines must not overwrite the plain entries. Plain problems: unchanged.
+  std::string b = "m" + std::to_string(bucket_of(p.m)) + ".n" + std::to_string(bucket_of(p.n)) + ".k" +
+                  std::to_string(bucket_of(p.k)) + ".a" + std::to_string(alignment_class(p, A, B, D));
+  if (p.batch > 1) b += ".b" + std::to_string(bucket_of(p.batch));
+  if (p.alpha != 1.f || p.reads_c() || p.has_epilogue()) {
+    b += ".e";
+    if (p.alpha != 1.f) b += "a";
+    if (p.reads_c()) b += "c";
+    if (p.bias != Bias::none) b += std::string(p.bias == Bias::per_row ? "r" : "k") + (p.bias_type.value_or(p.d_type) != p.d_type ? "f" : "");
+    if (p.activation != Activation::none) b += std::string("_") + to_string(p.activation);
+  }
+  return b;
 }
 
 TuneKey tune_key(const Problem& p, const std::string& gpu, const void* A, const void* B, const void* D) {

@@ -81,6 +81,14 @@ TEST(ShapeBucket, QuarterOctavesExactForTinyDimsAndTheAlignmentClassInTheKey) {
             shape_bucket(problem(DType::f16, 3, 64, 64), nullptr, nullptr, nullptr));
   // An odd K is another bucket: other variants accept it.
   EXPECT_EQ(shape_bucket(problem(DType::f16, 4096, 4096, 4095), nullptr, nullptr, nullptr), "m48.n48.k48.a2");
+  // A batch and an epilogue are their own buckets; the plain key is unchanged (the shipped table).
+  Problem e = a;
+  e.bias = Bias::per_col;
+  e.activation = Activation::gelu_tanh;
+  EXPECT_EQ(shape_bucket(e, nullptr, nullptr, nullptr), "m48.n48.k48.a16.ek_gelu_tanh");
+  e.beta = 1.f, e.alpha = 0.5f, e.batch = 4;
+  e.bias_type = DType::f32;
+  EXPECT_EQ(shape_bucket(e, nullptr, nullptr, nullptr), "m48.n48.k48.a16.b8.eackf_gelu_tanh");
 }
 
 TEST(ShapeBucket, AlignmentClassIsTheNarrowestRowOrPointer) {
