@@ -53,6 +53,21 @@ struct SimpleConfig {
   static_assert(BM % size<0>(typename TiledMma::AtomShape_MNK{}) == 0, "BM covers whole MMAs");
 };
 
+// The rung's K loop, shared by both kernels: load -> compute, per k_tile, per thread. No
+// prologue, no drain: there is no buffer to fill ahead. Loads of the next k_tile can only overlap
+// this one's MMAs through other warps (occupancy), which is what k1..k4 improve on.
+template <int BK, class TiledMma, class GA, class GB, class CA, class CB, class RA, class RB, class RD>
+CUTE_DEVICE void mainloop(TiledMma const& tiled_mma, GA const& tCgA, GB const& tCgB, CA const& tCcA, CB const& tCcB,
+                          RA& tCrA, RB& tCrB, RD& tCrD, int m_limit, int n_limit, int K, int k_tiles) {
+#pragma unroll 1
+  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+    const int k_limit = K - k_tile * BK;
+    common::g2r_elements(tCgA(_, _, _, k_tile), tCrA, tCcA, m_limit, k_limit);
+    common::g2r_elements(tCgB(_, _, _, k_tile), tCrB, tCcB, n_limit, k_limit);
+    gemm(tiled_mma, tCrD, tCrA, tCrB, tCrD);
+  }
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads)
     k0_simple_kernel(typename Cfg::TD* __restrict__ Dptr, const typename Cfg::TA* __restrict__ Aptr,
@@ -81,16 +96,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   const int k_tiles = (K + BK - 1) / BK;
 
   // ===== MAINLOOP =====================================================================
-  // load -> compute, per k_tile, per thread. No prologue, no drain: there is no buffer to
-  // fill ahead. Loads of the next k_tile can only overlap this one's MMAs through other
-  // warps (occupancy), which is what k1..k4 improve on.
-#pragma unroll 1
-  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
-    const int k_limit = K - k_tile * BK;
-    common::g2r_elements(tCgA(_, _, _, k_tile), tCrA, tCcA, m_limit, k_limit);
-    common::g2r_elements(tCgB(_, _, _, k_tile), tCrB, tCcB, n_limit, k_limit);
-    gemm(tiled_mma, tCrD, tCrA, tCrB, tCrD);
-  }
+  mainloop<BK>(tiled_mma, tCgA, tCgB, tCcA, tCcB, tCrA, tCrB, tCrD, m_limit, n_limit, K, k_tiles);
 
   // ===== EPILOGUE =====================================================================
   // Accumulators straight to global, converted, predicated on the M/N edges.
@@ -142,16 +148,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
     clear(tCrD);
 
     // ===== MAINLOOP =====================================================================
-    // load -> compute, per k_tile, per thread. No prologue, no drain: there is no buffer to
-    // fill ahead. Loads of the next k_tile can only overlap this one's MMAs through other
-    // warps (occupancy), which is what k1..k4 improve on.
-#pragma unroll 1
-    for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
-      const int k_limit = K - k_tile * BK;
-      common::g2r_elements(tCgA(_, _, _, k_tile), tCrA, tCcA, m_limit, k_limit);
-      common::g2r_elements(tCgB(_, _, _, k_tile), tCrB, tCcB, n_limit, k_limit);
-      gemm(tiled_mma, tCrD, tCrA, tCrB, tCrD);
-    }
+    mainloop<BK>(tiled_mma, tCgA, tCgB, tCcA, tCcB, tCrA, tCrB, tCrD, m_limit, n_limit, K, k_tiles);
 
     // ===== EPILOGUE =====================================================================
     // alpha, beta * C, bias, activation per element, converted, predicated on the M/N edges.
