@@ -16,6 +16,12 @@ inline uint32_t address_alignment(const void* p) {
   return al;
 }
 
+// beta != 0 reading C from D itself: the same pointer, ldc, type and batch stride. The one C that
+// may share D's bytes (gemm.cpp), the one cublasGemmEx takes, what a variant without c_apart takes.
+inline bool c_in_place(const Problem& p, const Operands& x) {
+  return p.reads_c() && x.c == x.d && p.ldc == p.ldd && p.c_type == p.d_type && p.stride_c == p.stride_d;
+}
+
 // check_variant without re-validating the problem (normalized, D row-major: row_major_d).
 Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x);
 // choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).

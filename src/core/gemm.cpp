@@ -34,8 +34,7 @@ Status check_no_overlap(const Problem& p, const Operands& x) {
   const Extent d = extent("D", x.d, view_d(p), p.batch, p.d_type);
   std::vector<Extent> in = {extent("A", x.a, view_a(p), p.batch, p.a_type), extent("B", x.b, view_b(p), p.batch, p.b_type)};
   if (p.reads_c()) {
-    const bool in_place = x.c == x.d && p.ldc == p.ldd && *p.c_type == p.d_type && p.stride_c == p.stride_d;
-    if (!in_place) in.push_back(extent("C", x.c, view_c(p), p.batch, *p.c_type));
+    if (!detail::c_in_place(p, x)) in.push_back(extent("C", x.c, view_c(p), p.batch, *p.c_type));
   }
   if (p.bias != Bias::none) {
     const int64_t len = p.bias == Bias::per_row ? p.m : p.n;

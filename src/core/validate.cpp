@@ -64,15 +64,17 @@ Status validate_semantics(const Problem& p) {
   if (p.batch > 1) {
     // D's products must not share an element: one after another (stride >= a product's span),
     // or interleaved inside one leading dimension (stride >= a row, all rows within ldd).
+    // (C and D have the same layout, so the same row length.)
     const MatrixView d = view_d(p);
     const int64_t row = d.layout == Layout::RowMajor ? d.cols : d.rows;
-    const bool apart = d.stride >= d.span() || (d.stride >= row && (p.batch - 1) * d.stride + row <= d.ld);
-    if (!apart)
+    auto apart = [&](const MatrixView& v) {
+      return v.stride >= v.span() || (v.stride >= row && (p.batch - 1) * v.stride + row <= v.ld);
+    };
+    if (!apart(d))
       return invalid("stride_d=" + fmt_i(p.stride_d) + " makes D's " + fmt_i(p.batch) +
                      " products overlap (a product spans " + fmt_i(d.span()) + " elements, ldd " + fmt_i(d.ld) + ")");
     if (p.reads_c() && p.stride_c != 0) {
-      const MatrixView c = view_c(p);
-      if (!(c.stride >= c.span() || (c.stride >= row && (p.batch - 1) * c.stride + row <= c.ld)))
+      if (!apart(view_c(p)))
         return invalid("stride_c=" + fmt_i(p.stride_c) + " makes C's products overlap");
     }
   }
@@ -171,8 +173,7 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x) {
     return refuse("computes alpha = 1, beta = 0 only (this problem: alpha=" + std::to_string(p.alpha) +
                   " beta=" + std::to_string(p.beta) + ")");
   if (p.reads_c()) {
-    const bool in_place = x.c == x.d && p.ldc == p.ldd && *p.c_type == p.d_type && p.stride_c == p.stride_d;
-    if (!r.c_apart && !in_place) return refuse("reads C only in place (C = D: the same pointer, ldc, type and stride)");
+    if (!r.c_apart && !c_in_place(p, x)) return refuse("reads C only in place (C = D: the same pointer, ldc, type and stride)");
     if (*p.c_type != p.d_type && !r.c_f32) return refuse("reads C only in D's type");
   }
   if (p.batch > 1 && !r.batch) return refuse("runs one product per call (batch=" + fmt_i(p.batch) + ")");

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "core/dispatch.hpp"
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm::detail {
@@ -91,12 +92,8 @@ class Scalars {
   int32_t i_[2];
 };
 
-// beta != 0 reading C from D itself: the same pointer, ldc, type and batch stride (the only C
-// cublasGemmEx has: it updates D in place).
-inline bool c_in_place(const Problem& p, const Operands& x) {
-  return p.reads_c() && x.c == x.d && p.ldc == p.ldd && p.c_type == p.d_type && p.stride_c == p.stride_d;
-}
-// Whether cublasGemmEx (launch_cublas) computes p: no bias or activation, C in place or unread.
+// Whether cublasGemmEx (launch_cublas) computes p: no bias or activation, C in place or unread
+// (c_in_place, core/dispatch.hpp: the only C GemmEx has, updated in place).
 inline bool gemm_ex_computes(const Problem& p, const Operands& x) {
   return !p.has_epilogue() && (!p.reads_c() || c_in_place(p, x));
 }
