@@ -75,29 +75,24 @@ struct LadderVariant {
   }
 
   // k0 (common::FullArgs): every layout (a stride per dimension), the batch over grid z (each CTA walks products
-  // gridDim.z apart), the epilogue.
+  // gridDim.z apart), the epilogue. Instantiated only where launch() calls it (FullSemanticsOf).
   static Status launch_full(const Problem& p, const Operands& x, cudaStream_t_ s) {
-    if constexpr (FullSemanticsOf<Cfg>::value) {
-      const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
-      kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
-                                       static_cast<const TA*>(x.a),
-                                       static_cast<const TA*>(x.b),
-                                       int(p.m), int(p.n), int(p.k), int(p.batch),
-                                       a_k ? p.lda : 1, a_k ? 1 : p.lda,
-                                       b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
-                                       p.ldd, p.stride_a, p.stride_b, p.stride_d,
-                                       kernels::common::epilogue_args(p, x)};
-      const dim3 grid(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
-                      unsigned(std::min<int64_t>(p.batch, 65535)));
-      constexpr auto full = kernels::common::FullKernel<Cfg>::value;
-      Status st = prepare_smem(full, Cfg::kSmemBytes);
-      if (!st.ok()) return st;
-      full<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
-      return after_launch(Cfg::Name::kName);
-    } else {
-      (void)p, (void)x, (void)s;
-      return Status::error(StatusCode::not_supported, "not a full-semantics rung");
-    }
+    const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
+    kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
+                                           static_cast<const TA*>(x.a),
+                                           static_cast<const TA*>(x.b),
+                                           int(p.m), int(p.n), int(p.k), int(p.batch),
+                                           a_k ? p.lda : 1, a_k ? 1 : p.lda,
+                                           b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
+                                           p.ldd, p.stride_a, p.stride_b, p.stride_d,
+                                           kernels::common::epilogue_args(p, x)};
+    const dim3 grid(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
+                    unsigned(std::min<int64_t>(p.batch, 65535)));
+    constexpr auto full = kernels::common::FullKernel<Cfg>::value;
+    Status st = prepare_smem(full, Cfg::kSmemBytes);
+    if (!st.ok()) return st;
+    full<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
+    return after_launch(Cfg::Name::kName);
   }
 
   // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only

@@ -21,13 +21,10 @@ struct EpilogueArgs {
   float alpha = 1.f, beta = 0.f;
   const void* c = nullptr;  // null when beta = 0: nothing is read
   int64_t ldc = 0, stride_c = 0;
-  DType c_type = DType::f16;
-  int c_bytes = 2;             // C's element size
-  bool c_f32 = false;          // C is f32 (else D's type)
+  DType c_type = DType::f16;  // D's or f32 (validate_problem)
   const void* bias = nullptr;  // null: no bias
   Bias bias_mode = Bias::none;
-  DType bias_type = DType::f16;
-  bool bias_f32 = false;       // the bias is f32 (else D's type)
+  DType bias_type = DType::f16;  // D's or f32
   Activation act = Activation::none;
 };
 
@@ -59,14 +56,11 @@ inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
     e.ldc = p.ldc;
     e.stride_c = p.stride_c;
     e.c_type = p.c_type.value_or(p.d_type);
-    e.c_bytes = dtype_bytes(e.c_type);
-    e.c_f32 = e.c_type == DType::f32;
   }
   if (p.bias != Bias::none) {
     e.bias = x.bias;
     e.bias_mode = p.bias;
     e.bias_type = p.bias_type.value_or(p.d_type);
-    e.bias_f32 = e.bias_type == DType::f32;
   }
   e.act = p.activation;
   return e;
@@ -114,8 +108,8 @@ __device__ __forceinline__ float load_d_or_f32(const void* base, int64_t i, bool
 template <class TD>
 __device__ __forceinline__ float epilogue_linear(float acc, const EpilogueArgs& e, const void* c_elem, int64_t i, int64_t j) {
   float v = e.alpha * acc;
-  if (c_elem) v = fmaf(e.beta, load_d_or_f32<TD>(c_elem, 0, e.c_f32), v);
-  if (e.bias) v += load_d_or_f32<TD>(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_f32);
+  if (c_elem) v = fmaf(e.beta, load_d_or_f32<TD>(c_elem, 0, e.c_type == DType::f32), v);
+  if (e.bias) v += load_d_or_f32<TD>(e.bias, e.bias_mode == Bias::per_row ? i : j, e.bias_type == DType::f32);
   return v;
 }
 

@@ -100,7 +100,8 @@ CUTE_DEVICE void epilogue_direct(ThrMma const& thr_mma, TAcc const& tCrD, GD&& g
                                  EpilogueArgs const& e, int64_t m0, int64_t n0, int64_t b) {
   Tensor tCgD = thr_mma.partition_C(gD);                              // (MMA,MMA_M,MMA_N)
   Tensor tCcD = thr_mma.partition_C(make_identity_tensor(shape(gD)));  // (MMA,MMA_M,MMA_N) -> (m,n)
-  const int64_t es = e.c_bytes, c_row = e.ldc * es;
+  // C has D's type or f32 (an int32 D's C is int32: 4 bytes, as f32).
+  const int64_t es = e.c_type == DType::f32 ? 4 : int64_t(sizeof(TD)), c_row = e.ldc * es;
   const char* c_tile = e.c ? static_cast<const char*>(e.c) + (b * e.stride_c + m0 * e.ldc + n0) * es : nullptr;
   CUTE_UNROLL
   for (int i = 0; i < size(tCrD); ++i) {
