@@ -93,7 +93,10 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
     if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
     c.v_ = ch.variant;
     c.why_ = "auto, " + ch.why;
-    if (c.v_->is_peer() && !p.plain()) {  // the highest rung of ours that accepts (k0 takes everything)
+    // A peer can find no algorithm at launch (cuBLASLt's heuristic; cublasGemmEx refusing int8
+    // strides it cannot vector-load): then the highest rung of ours that accepts runs it (k0 takes
+    // everything).
+    if (c.v_->is_peer()) {
       for (const Variant& v : variants())
         if (!v.is_peer() && v.auto_candidate && (!c.fallback_ || v.rung > c.fallback_->rung) &&
             detail::accepts(v, p, sm, y).ok())

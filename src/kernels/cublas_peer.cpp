@@ -79,9 +79,12 @@ Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s) {
                                     sc.beta(), x.d, cuda_type(p.d_type), int(p.ldd), p.stride_d, int(p.batch), ct,
                                     CUBLAS_GEMM_DEFAULT);
   }
+  // NOT_SUPPORTED launched nothing (int8 wants leading dimensions and pointers cuBLAS can vector-load,
+  // fuzz, session 7): a refusal, so auto's call falls back to our kernels (GemmCall::launch).
   if (st != CUBLAS_STATUS_SUCCESS)
-    return Status::error(StatusCode::cuda_error, std::string(p.batch == 1 ? "cublasGemmEx: " : "cublasGemmStridedBatchedEx: ") +
-                                                     cublasGetStatusString(st));
+    return Status::error(st == CUBLAS_STATUS_NOT_SUPPORTED ? StatusCode::not_supported : StatusCode::cuda_error,
+                         std::string(p.batch == 1 ? "cublasGemmEx: " : "cublasGemmStridedBatchedEx: ") +
+                             cublasGetStatusString(st));
   return Status::success();
 }
 

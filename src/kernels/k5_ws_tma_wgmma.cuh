@@ -49,13 +49,15 @@ using K5ShortK = std::conditional_t<
 // 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, for tuning.
-// CfgGeneral: the same tile and ring with the full semantics (kGeneral: batch, alpha, beta * C,
-// bias, activation), launched for every problem that is not plain, whatever its K.
+// CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
+// beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
+// problem that is not the plain TN GEMM, whatever its K.
 template <class Types, class Cfg, int kCluster>
 struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
+  template <bool A_MN, bool B_MN>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, false, true>;
+                                           Cfg::kEpiBufs, false, true, A_MN, B_MN>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -126,10 +128,14 @@ struct K5Variant {
       general.a_bcast = p.stride_a == 0;
       general.b_bcast = p.stride_b == 0;
       general.epi = kernels::common::epilogue_args(p, x);
-      st = make_tensor_map_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK, general.a_bcast ? 1 : p.batch, p.stride_a);
+      // K-major: (rows, K) in boxes of (tile rows, BK). MN-major: stored (K, rows), boxes of (BK, 64).
+      const int64_t a_batches = general.a_bcast ? 1 : p.batch, b_batches = general.b_bcast ? 1 : p.batch;
+      st = C::kAMn ? make_tensor_map_sw128(&ta, x.a, Types::a, p.k, p.m, p.lda, C::BK, C::kMnBox, a_batches, p.stride_a)
+                   : make_tensor_map_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK, a_batches, p.stride_a);
       if (st.ok())
-        st = make_tensor_map_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK, general.b_bcast ? 1 : p.batch,
-                                   p.stride_b);
+        st = C::kBMn ? make_tensor_map_sw128(&tb, x.b, Types::a, p.k, p.n, p.ldb, C::BK, C::kMnBox, b_batches, p.stride_b)
+                     : make_tensor_map_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK, b_batches,
+                                             p.stride_b);
       if (st.ok()) st = make_tensor_map_sw128(&td, x.d, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols, p.batch, p.stride_d);
     } else {
       st = make_tensor_map_2d_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK);
@@ -156,7 +162,11 @@ struct K5Variant {
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
-    if (!p.plain()) return launch_with<CfgGeneral>(p, x, s, cluster);
+    const bool a_mn = p.a_layout == Layout::ColMajor, b_mn = p.b_layout == Layout::ColMajor;
+    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true>>(p, x, s, cluster);
+    if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
+    if (b_mn) return launch_with<CfgGeneral<false, true>>(p, x, s, cluster);
+    if (!p.plain()) return launch_with<CfgGeneral<false, false>>(p, x, s, cluster);
     if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
     return launch_with<Cfg>(p, x, s, cluster);
   }
@@ -189,13 +199,14 @@ struct K5Variant {
     const std::string out_t = std::is_same_v<typename Cfg::TD, float> ? "f" : "S4_";
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
-                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0E";
+                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
-    // CfgGeneral: alpha, beta with C apart (its type or f32), batch, both biases, every
-    // activation. A and B stay K-major (TMA boxes of K-major rows).
+    // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
+    // apart (its type or f32), batch, both biases, every activation.
     Requirements& r = v.req;
+    r.a_mn_major = r.b_mn_major = true;
     r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
     r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
     return v;
@@ -208,8 +219,9 @@ struct K5Variant {
   }
   static Variant make_packed(const char* name) {
     Variant v = make(name);
-    // Packing copies A, B and D only: the plain GEMM.
+    // Packing copies A, B and D only: the plain TN GEMM.
     Requirements& r = v.req;
+    r.a_mn_major = r.b_mn_major = false;
     r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = false;
     r.activations = 0;
     v.mech.packed = true;

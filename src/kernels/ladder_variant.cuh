@@ -13,6 +13,7 @@
 
 #include "kernels/cute_types.cuh"
 #include "kernels/launch_util.cuh"
+#include "kernels/pack.hpp"
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/dispatch.hpp"
@@ -77,6 +78,9 @@ struct LadderVariant {
   // k0 (common::FullArgs): every layout (a stride per dimension), the batch over grid z (each CTA walks products
   // gridDim.z apart), the epilogue. Instantiated only where launch() calls it (FullSemanticsOf).
   static Status launch_full(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    if constexpr (!Cfg::kAnyLayout) {  // int8: MN-major operands through a transposed copy
+      if (p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) return launch_k_major(p, x, s, &launch_full);
+    }
     const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
     kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
                                            static_cast<const TA*>(x.a),
@@ -146,9 +150,9 @@ struct LadderVariant {
     }
     if constexpr (FullSemanticsOf<Cfg>::value) {
       // Everything the API can ask (common::FullArgs), so some variant accepts every valid problem
-      // (int8: K-major operands; cuBLAS takes the others).
+      // (int8 reads K-major operands: an MN-major one is transposed into a workspace first).
       Requirements& r = v.req;
-      r.a_mn_major = r.b_mn_major = Cfg::kAnyLayout;
+      r.a_mn_major = r.b_mn_major = true;
       r.scale = r.c_apart = r.c_f32 = r.batch = true;
       r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
       r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));

@@ -33,7 +33,71 @@ Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t r
   return cuda_status(cudaGetLastError(), "pack copy_rows_kernel");
 }
 
+// Each of `batches` (rows x cols) matrices of src (leading dimension lds, ss elements apart) into
+// dst transposed: dst[b * sd + c * ldd + r] = src[b * ss + r * lds + c]. 32x32 tiles through
+// shared memory (one column of padding against bank conflicts), so reads and writes both walk
+// consecutive addresses.
+template <class E>
+__global__ void transpose_kernel(E* dst, int64_t ldd, int64_t sd, const E* src, int64_t lds, int64_t ss, int64_t rows,
+                                 int64_t cols, int64_t batches) {
+  __shared__ E tile[32][33];
+  for (int64_t b = blockIdx.z; b < batches; b += gridDim.z)
+    for (int64_t r0 = blockIdx.y * 32ll; r0 < rows; r0 += gridDim.y * 32ll)
+      for (int64_t c0 = blockIdx.x * 32ll; c0 < cols; c0 += gridDim.x * 32ll) {
+        for (int i = threadIdx.y; i < 32; i += blockDim.y)
+          if (r0 + i < rows && c0 + threadIdx.x < cols) tile[i][threadIdx.x] = src[b * ss + (r0 + i) * lds + c0 + threadIdx.x];
+        __syncthreads();
+        for (int i = threadIdx.y; i < 32; i += blockDim.y)
+          if (c0 + i < cols && r0 + threadIdx.x < rows) dst[b * sd + (c0 + i) * ldd + r0 + threadIdx.x] = tile[threadIdx.x][i];
+        __syncthreads();
+      }
+}
+
+Status transpose(void* dst, int64_t ldd, int64_t sd, const void* src, int64_t lds, int64_t ss, int64_t rows, int64_t cols,
+                 int64_t batches, int esize, cudaStream_t s) {
+  const dim3 grid(unsigned(std::min<int64_t>((cols + 31) / 32, 1024)), unsigned(std::min<int64_t>((rows + 31) / 32, 1024)),
+                  unsigned(std::min<int64_t>(batches, 65535)));
+  const dim3 block(32, 8);
+  switch (esize) {
+    case 1: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint8_t*>(dst), ldd, sd, static_cast<const uint8_t*>(src), lds, ss, rows, cols, batches); break;
+    case 2: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint16_t*>(dst), ldd, sd, static_cast<const uint16_t*>(src), lds, ss, rows, cols, batches); break;
+    case 4: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint32_t*>(dst), ldd, sd, static_cast<const uint32_t*>(src), lds, ss, rows, cols, batches); break;
+    default: return Status::error(StatusCode::invalid_argument, "transpose: element size " + std::to_string(esize));
+  }
+  return cuda_status(cudaGetLastError(), "pack transpose_kernel");
+}
+
 }  // namespace
+
+Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
+  const bool ta = p.a_layout == Layout::ColMajor, tb = p.b_layout == Layout::ColMajor;
+  if (!ta && !tb) return kernel(p, x, s_);
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
+  // Products of each operand in the workspace: a broadcast one (stride 0) once.
+  const int64_t na = p.batch > 1 && p.stride_a == 0 ? 1 : p.batch, nb = p.batch > 1 && p.stride_b == 0 ? 1 : p.batch;
+  const int ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type);
+  const size_t a_bytes = ta ? workspace_part(size_t(na) * size_t(p.m) * size_t(p.k) * size_t(ea)) : 0;
+  const size_t b_bytes = tb ? workspace_part(size_t(nb) * size_t(p.n) * size_t(p.k) * size_t(eb)) : 0;
+  char* ws = nullptr;
+  Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), a_bytes + b_bytes, s),
+                          "cudaMallocAsync(transpose workspace)");
+  if (!st.ok()) return st;
+  Problem q = p;
+  Operands y = x;
+  // An MN-major A is, read row by row, the (K, M) matrix of leading dimension lda; its transpose
+  // is the K-major (M, K) one, packed. The same for B with N.
+  if (ta) {
+    st = transpose(ws, p.k, p.m * p.k, x.a, p.lda, p.stride_a, p.k, p.m, na, ea, s);
+    y.a = ws, q.a_layout = Layout::RowMajor, q.lda = p.k, q.stride_a = na > 1 ? p.m * p.k : (p.batch > 1 ? 0 : q.stride_a);
+  }
+  if (st.ok() && tb) {
+    st = transpose(ws + a_bytes, p.k, p.n * p.k, x.b, p.ldb, p.stride_b, p.k, p.n, nb, eb, s);
+    y.b = ws + a_bytes, q.b_layout = Layout::RowMajor, q.ldb = p.k, q.stride_b = nb > 1 ? p.n * p.k : (p.batch > 1 ? 0 : q.stride_b);
+  }
+  if (st.ok()) st = kernel(q, y, s_);
+  const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(transpose workspace)");
+  return st.ok() ? freed : st;
+}
 
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
   const void *A = x.a, *B = x.b;

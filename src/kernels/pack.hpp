@@ -13,6 +13,9 @@
 
 namespace pipegemm::detail {
 
+// A workspace part's bytes, rounded up to 256 (each part starts 256-byte aligned).
+inline size_t workspace_part(size_t bytes) { return (bytes + 255) / 256 * 256; }
+
 struct PackPlan {
   bool a = false, b = false, d = false;  // which operands go through the workspace
   int64_t lda = 0, ldb = 0, ldd = 0;     // their leading dimensions there (elements)
@@ -29,7 +32,6 @@ inline PackPlan pack_plan(const Problem& p, const void* A, const void* B, const 
     const int64_t v = 16 / esize;
     return (elems + v - 1) / v * v;
   };
-  auto part = [](size_t bytes) { return (bytes + 255) / 256 * 256; };
   const int ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type), ed = dtype_bytes(p.d_type);
   PackPlan pl;
   pl.a = misaligned(p.lda, ea, A);
@@ -39,9 +41,9 @@ inline PackPlan pack_plan(const Problem& p, const void* A, const void* B, const 
   pl.ldb = pl.b ? whole(p.k, eb) : p.ldb;
   pl.ldd = pl.d ? whole(p.n, ed) : p.ldd;
   pl.a_off = 0;
-  pl.b_off = pl.a_off + (pl.a ? part(size_t(p.m) * size_t(pl.lda) * size_t(ea)) : 0);
-  pl.d_off = pl.b_off + (pl.b ? part(size_t(p.n) * size_t(pl.ldb) * size_t(eb)) : 0);
-  pl.bytes = pl.d_off + (pl.d ? part(size_t(p.m) * size_t(pl.ldd) * size_t(ed)) : 0);
+  pl.b_off = pl.a_off + (pl.a ? workspace_part(size_t(p.m) * size_t(pl.lda) * size_t(ea)) : 0);
+  pl.d_off = pl.b_off + (pl.b ? workspace_part(size_t(p.n) * size_t(pl.ldb) * size_t(eb)) : 0);
+  pl.bytes = pl.d_off + (pl.d ? workspace_part(size_t(p.m) * size_t(pl.ldd) * size_t(ed)) : 0);
   return pl;
 }
 
@@ -51,5 +53,12 @@ using KernelLaunch = Status (*)(const Problem& p, const Operands& x, cudaStream_
 // stream-ordered (cudaMallocAsync / cudaFreeAsync on s), so concurrent streams do not share one.
 // Nothing needs packing: `kernel` runs the problem as given.
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
+
+// The K-major form of a problem (a normalized one, D row-major) for a kernel that reads only
+// K-major operands (the int8 rungs: IMMA fragments are K-major, and wgmma has no transposed int8):
+// each MN-major operand -- every product of it, a broadcast one once -- is transposed into a
+// stream-ordered workspace (rows of K, packed), and `kernel` runs the TN problem on it. One extra
+// pass over the transposed operands; nothing to do when both are K-major already.
+Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
 
 }  // namespace pipegemm::detail

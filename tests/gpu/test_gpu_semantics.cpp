@@ -104,11 +104,14 @@ Variant typed(const DTypes& t) {
 
 struct Tally {
   int cells = 0, runs = 0, refusals = 0;
+  int family_runs = 0;  // runs (auto's included) on a variant of the family verify_cell was given
   std::map<std::string, int> runs_by_variant;
 };
 
-// One cell: auto (must accept and pass) and, when `every`, each variant that accepts.
-void verify_cell(const std::string& shape, const Cell& x, bool every, uint64_t seed, Tally* tally) {
+// One cell: auto (must accept and pass) and, when `every`, each variant that accepts (of
+// `family` only, when one is named).
+void verify_cell(const std::string& shape, const Cell& x, bool every, uint64_t seed, Tally* tally,
+                 const std::string& family = "") {
   const DTypes& t = kTypes[x.types];
   const ProblemRequest r = request(shape, x);
   Problem p;
@@ -123,20 +126,23 @@ void verify_cell(const std::string& shape, const Cell& x, bool every, uint64_t s
   const Choice ch = choose_auto_for(p, device_info(), probe);
   EXPECT_NE(ch.variant, nullptr) << shape << " " << x.name() << ": auto found no variant: " << ch.why;
   if (ch.variant) {
-    const VerifyOutcome o = sess->verify(*ch.variant);
+    const VerifyOutcome o = sess->verify_auto();  // as a user's call: a peer without an algorithm falls back
     ++tally->runs, ++tally->runs_by_variant["auto -> " + ch.variant->name];
+    if (!family.empty() && ch.variant->family == family) ++tally->family_runs;
     EXPECT_TRUE(o.status.ok()) << shape << " " << x.name() << " auto -> " << ch.variant->name << ": " << o.status.message
                                << "\n  tolerance: " << sess->tolerance().rule;
   }
   if (!every) return;
   for (const Variant& v : variants()) {
     if (&v == ch.variant || v.a_type != t.in || v.acc_type != t.acc || v.d_type != t.out) continue;
+    if (!family.empty() && v.family != family) continue;
     if (!check_variant(v, p, device_info().sm, probe).ok()) {
       ++tally->refusals;
       continue;
     }
     const VerifyOutcome o = sess->verify(v);
     ++tally->runs, ++tally->runs_by_variant[v.name];
+    if (!family.empty()) ++tally->family_runs;
     EXPECT_TRUE(o.status.ok()) << shape << " " << x.name() << " " << v.name << ": " << o.status.message
                                << "\n  tolerance: " << sess->tolerance().rule;
   }
@@ -179,4 +185,32 @@ TEST(GpuSemantics, LargeShapeThroughAuto) {
           for (int batch : {1, 2}) verify_cell("1024x768x512", Cell{layout, types, c, e, batch}, false, ++seed, &tally);
   EXPECT_EQ(tally.cells, 4 * 3 * 3 * 2 * 2);
   print("1024x768x512", tally, since(t0));
+}
+
+// k5's general form takes every layout (MN-major operands read transposed by wgmma from the TMA
+// ring): each k5 variant on shapes whose leading dimensions suit TMA (multiples of 8) but whose
+// M, N and K are not multiples of the tile (partial boxes along MN and K), and a long-K shape
+// with two M tiles, where the launch uses 2-CTA clusters and B (MN-major or not) is multicast.
+// Every MN-major cell must have run on k5 (not only been refused).
+TEST(GpuSemantics, K5EveryLayoutOnPartialTilesAndClusters) {
+  REQUIRE_GPU();
+  if (device_info().sm != 90) GTEST_SKIP() << "k5 is sm_90a code; the device is sm_" << device_info().sm;
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t seed = 20261401;
+  struct Shape { const char* mnk; std::vector<int> cs, es, batches; };
+  const Shape shapes[] = {{"328x264x200", {0, 1, 2}, {0, 1, 3}, {1, 3}}, {"264x520x2104", {0, 1}, {0}, {1}}};
+  for (const Shape& sh : shapes) {
+    Tally tally;
+    for (int layout = 0; layout < 4; ++layout)
+      for (int types = 0; types < 3; ++types)
+        for (int c : sh.cs)
+          for (int e : sh.es)
+            for (int batch : sh.batches) {
+              const int before = tally.family_runs;
+              const Cell cell{layout, types, c, e, batch};
+              verify_cell(sh.mnk, cell, true, ++seed, &tally, "k5_ws_tma_wgmma");
+              EXPECT_GT(tally.family_runs - before, 0) << sh.mnk << " " << cell.name() << ": no k5 variant ran it";
+            }
+    print(sh.mnk, tally, since(t0));
+  }
 }

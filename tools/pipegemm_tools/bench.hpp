@@ -58,6 +58,9 @@ class VerifySession {
                        bool c_in_place = false);
   ~VerifySession();
   VerifyOutcome verify(const Variant& v);
+  // Through auto, as a user's call runs: GemmCall's choice and, where a cuBLAS peer finds no
+  // algorithm at launch, its fallback to our kernels. variant: "auto -> " + the choice.
+  VerifyOutcome verify_auto();
   const Tolerance& tolerance() const { return tol_; }
   const Problem& problem() const { return p_; }
   bool c_in_place() const { return in_place_; }
@@ -66,6 +69,7 @@ class VerifySession {
 
  private:
   VerifySession() = default;
+  VerifyOutcome run(const Variant* v);  // null: auto
   Problem p_;
   HostInputs in_;
   bool in_place_ = false;

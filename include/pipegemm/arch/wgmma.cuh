@@ -32,6 +32,20 @@ __device__ __forceinline__ uint64_t wgmma_desc_kmajor_sw128(const void* smem_til
 }
 constexpr uint64_t kWgmmaDescK16Step = 32 >> 4;  // +32 bytes: the next 16 K-elements of a 128-byte row
 
+// Matrix descriptor of an MN-major operand tile (M- or N-contiguous: a transposed operand, taken
+// with imm-trans = 1) as TMA boxes of (64 MN-elements = 128 bytes, K rows) write it with the
+// 128-byte swizzle: each K row holds 64 consecutive M (or N) elements, 8 K rows make a
+// 1024-byte swizzle period, and the next 64 of MN sit `mn_chunk_bytes` further on (the next box).
+// With trans = 1 the two offsets swap roles:
+//   LBO = mn_chunk_bytes (between 64-element groups along MN)   SBO = 1024 B (between 8-row K groups)
+// Stepping K by 16 elements moves 16 rows of 128 bytes: +2048 bytes, two whole swizzle periods.
+__device__ __forceinline__ uint64_t wgmma_desc_mnmajor_sw128(const void* smem_tile, uint32_t mn_chunk_bytes) {
+  const uint64_t addr = smem_u32(smem_tile);
+  return ((addr & 0x3FFFFull) >> 4) | (uint64_t(mn_chunk_bytes >> 4) << 16) | (uint64_t(1024 >> 4) << 32) |
+         (uint64_t(1) << 62);
+}
+constexpr uint64_t kWgmmaDescMnK16Step = 2048 >> 4;  // +2048 bytes: the next 16 K rows of an MN-major tile
+
 // wgmma.fence.sync.aligned: order earlier register accesses (e.g. the epilogue reading the
 // accumulators) before the next wgmma writes them.
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -56,7 +70,8 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[N]) {
 }
 
 // T = __half or __nv_bfloat16 (the operand type).
-// D (64x256, fp32) (+)= A (64x16, K-major smem) * B (256x16, K-major smem)^T.
+// D (64x256, fp32) (+)= A (64x16 smem) * B (256x16 smem)^T. TRANS_A / TRANS_B (imm-trans-a/b):
+// 0 = the operand's tile is K-major, 1 = MN-major (16-bit types only: the hardware transposes).
 // `accumulate` false overwrites D (scale-d = 0): the first k_block of a tile needs no zeroing.
 template <class T>
 struct WgmmaM64N256K16F32;
@@ -75,7 +90,7 @@ struct WgmmaM64N256K16F32;
       "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                                \
       "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                    \
       "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                  \
-      "}, %128, %129, p, 1, 1, 0, 0;\n}\n"                                                                              \
+      "}, %128, %129, p, 1, 1, %131, %132;\n}\n"                                                                        \
       :                                                                                                                 \
         "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),                 \
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),           \
@@ -93,10 +108,11 @@ struct WgmmaM64N256K16F32;
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])  \
-      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)));                                                            \
+      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));                                \
 
 template <>
 struct WgmmaM64N256K16F32<__half> {
+  template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
     PIPEGEMM_WGMMA_M64N256K16_F32_BODY("f16")
   }
@@ -104,6 +120,7 @@ struct WgmmaM64N256K16F32<__half> {
 
 template <>
 struct WgmmaM64N256K16F32<__nv_bfloat16> {
+  template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
     PIPEGEMM_WGMMA_M64N256K16_F32_BODY("bf16")
   }

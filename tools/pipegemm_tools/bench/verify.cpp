@@ -134,9 +134,12 @@ VerifySession::~VerifySession() {
   cudaFree(dBias_);
 }
 
-VerifyOutcome VerifySession::verify(const Variant& v) {
+VerifyOutcome VerifySession::verify(const Variant& v) { return run(&v); }
+VerifyOutcome VerifySession::verify_auto() { return run(nullptr); }
+
+VerifyOutcome VerifySession::run(const Variant* v) {
   VerifyOutcome o;
-  o.variant = v.name;
+  o.variant = v ? v->name : "auto";
   o.status = in_place_ ? detail::cuda_status(cudaMemcpy(dD_, d_init_.data(), d_bytes_, cudaMemcpyHostToDevice), "fill D with C")
                        : detail::cuda_status(cudaMemset(dD_, poison_byte(p_.d_type), d_bytes_), "poison D");
   if (!o.status.ok()) return o;
@@ -150,10 +153,11 @@ VerifyOutcome VerifySession::verify(const Variant& v) {
   if (p_.reads_c()) x.c = in_place_ ? x.d : past(dC_, *p_.c_type);
   if (p_.bias != Bias::none) x.bias = past(dBias_, *p_.bias_type);
   GemmCall call;
-  o.status = GemmCall::make(p_, v, x, &call);
+  o.status = v ? GemmCall::make(p_, *v, x, &call) : GemmCall::make(p_, "auto", x, &call);
+  if (!v && o.status.ok()) o.variant = "auto -> " + call.variant().name;
   if (o.status.ok()) o.status = call.launch(x, nullptr);
   if (!o.status.ok()) return o;
-  o.status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
+  o.status = detail::cuda_status(cudaDeviceSynchronize(), o.variant.c_str());
   if (!o.status.ok()) return o;
   d_host_.resize(d_bytes_ - d_off_bytes_);
   o.status = detail::cuda_status(cudaMemcpy(d_host_.data(), x.d, d_host_.size(), cudaMemcpyDeviceToHost), "copy D");

@@ -1,6 +1,7 @@
 // k5: the Hopper pipeline -- TMA + wgmma + mbarrier, warp-specialized and persistent.
 //
-//   D (M,N) = A (M,K) * B (N,K)^T, A and B K-major, D row-major, fp32 accumulation.
+//   D (M,N) = A (M,K) * B (N,K)^T, D row-major, fp32 accumulation; A and B K-major, or (the
+//   general form) either of them MN-major, read by wgmma transposed from the same ring.
 //
 // One CTA = 3 warpgroups (384 threads), one CTA per SM, persistent over output tiles:
 //   warpgroup 0      producer: one thread issues TMA loads of A (BM,BK) and B (BN,BK) into a
@@ -45,11 +46,12 @@ namespace pipegemm::kernels::k5 {
 // slot and buffer inside them start on a swizzle period -- wgmma descriptor base offset 0.
 template <class TA, int BM, int BN, int BK, int STAGES, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES>
 struct K5Smem {
-  alignas(1024) TA a[STAGES][BM * BK];                          // (BM,BK,STAGES), 128B-swizzled K-major
-  alignas(1024) TA b[STAGES][BN * BK];                          // (BN,BK,STAGES), 128B-swizzled K-major
+  alignas(1024) TA a[STAGES][BM * BK];                          // (BM,BK,STAGES), 128B-swizzled (load_operand)
+  alignas(1024) TA b[STAGES][BN * BK];                          // (BN,BK,STAGES), 128B-swizzled (load_operand)
   alignas(1024) uint8_t d[CONSUMERS][EPI_BUFS][EPI_BUF_BYTES];  // (64,128 B, kEpiBufs, kConsumers)
   uint64_t full[STAGES];                                        // mbarriers: slot landed
   uint64_t empty[STAGES];                                       // mbarriers: slot released
+  float bias[BN];  // general form: the tile's bias (per row: its BM rows, per column: its BN columns)
 };
 
 // The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B);
@@ -62,8 +64,11 @@ struct K5Smem {
 // GENERAL_: the full semantics (K5General below): batched rank-3 tensor maps, alpha, beta * C,
 // bias and activation applied to the fp32 accumulators before the cast. false: the seeds' TN
 // GEMM, its machine code as before the semantics existed.
+// A_MN_ / B_MN_ (general form only): the operand is MN-major in memory (M- or N-contiguous: NN,
+// NT, TT). Its slot then holds (rows/64) TMA boxes of (64 MN-elements, BK K rows), each a run of
+// 128-byte K rows, and wgmma reads it transposed (imm-trans = 1) -- no copy, the same ring.
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
-          bool DEFERRED_STORE_ = false, bool GENERAL_ = false>
+          bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -87,13 +92,18 @@ struct K5Config {
   static constexpr int kEpiBufs = EPI_BUFS_;
   static constexpr bool kDeferredStore = DEFERRED_STORE_;
   static constexpr bool kGeneral = GENERAL_;
+  static constexpr bool kAMn = A_MN_, kBMn = B_MN_;
+  static constexpr int kMnBox = 128 / int(sizeof(TA));  // MN-elements of an MN-major box (one 128-byte row)
 
-  // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers]. The CTA
+  // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers][bias]. The CTA
   // asks for the bytes up to the last barrier, not sizeof(Smem), which alignas rounds up to a
   // multiple of 1024 with a tail nothing touches; the slack re-aligns the dynamic smem base.
   using Smem = K5Smem<TA, BM, BN, BK, STAGES, kConsumers, kEpiBufs, kEpiBufBytes>;
-  static constexpr int kSmemUsedBytes = int(offsetof(Smem, empty) + sizeof(Smem::empty));
+  // The plain kernel never touches the bias buffer, so it does not ask for it.
+  static constexpr int kSmemUsedBytes =
+      GENERAL_ ? int(offsetof(Smem, bias) + sizeof(Smem::bias)) : int(offsetof(Smem, empty) + sizeof(Smem::empty));
   static constexpr int kSmemBytes = 1024 /* base alignment slack */ + kSmemUsedBytes;
+  static_assert(kSmemBytes <= 227 * 1024, "one CTA per SM: at most 227 KB of dynamic shared memory");
 
   // TMA loads into a full/empty mbarrier ring, one producer and kConsumers wgmma warpgroups,
   // persistent CTAs in the banded tile order, stmatrix + TMA-store epilogue.
@@ -115,6 +125,9 @@ struct K5Config {
   static_assert(BM % kWgmmaM == 0 && kConsumers == 2, "two consumer warpgroups of 64 rows each (the issue's shape)");
   static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
+  static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
+  static_assert(kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0,
+                "an MN-major slot is whole boxes of 64 MN-elements (per consumer, per cluster half)");
   static_assert(BN / 2 <= 256 && BM <= 256, "a TMA box has at most 256 rows");
   static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0,
                 "every wgmma operand tile starts on a 1024-byte swizzle boundary (descriptor base offset 0)");
@@ -144,16 +157,39 @@ struct K5General<true> {
   common::EpilogueArgs epi;
 };
 
+// The bias of a tile goes through shared memory: each of the 256 consumer threads loads one
+// element (row m0 + t or column n0 + t; zero past the edge) when the tile starts, holds it in one
+// register through the mainloop -- the load's latency hides under the wgmma -- and stores it
+// to smem.bias before the epilogue. Loaded element by element in the epilogue, the 64 bias
+// values a thread needs cost 4% of a 4096^3 GEMM (session 6), more than the GELU.
+constexpr int kBiasBarrier = 3;  // named barrier of the 256 consumer threads (1, 2: each consumer's)
+template <class Cfg>
+__device__ __forceinline__ float load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
+  if (!e.bias) return 0.f;
+  if (e.bias_mode == Bias::per_col) return n0 + t < N ? common::load_as_float(e.bias, n0 + t, e.bias_type) : 0.f;
+  return t < Cfg::BM && m0 + t < M ? common::load_as_float(e.bias, m0 + t, e.bias_type) : 0.f;
+}
+// After the mainloop: the first barrier waits until both consumers have read the previous tile's
+// bias (a consumer can run a short mainloop ahead of the other's epilogue), the second until
+// this tile's is complete.
+__device__ __forceinline__ void stage_tile_bias(float* sbias, float v, int t) {
+  arch::named_barrier_sync(kBiasBarrier, 256);
+  sbias[t] = v;
+  arch::named_barrier_sync(kBiasBarrier, 256);
+}
+
 // alpha, beta * C, bias, activation on a consumer warpgroup's (64, BN) fp32 accumulators:
 // thread (warp w, lane l) holds acc[4j + 2h + q] = row 16w + 8h + l/4, column 8j + 2(l%4) + q
-// (arch/wgmma.cuh); row0/col0 is the fragment's first element in D, bt the product. Phases,
-// each one loop over the accumulators behind one uniform branch. C and bias reads are
-// predicated on the M/N edges (the TMA store clips the rest). Loads stay element by element:
-// grouping them into arrays (16 or 64 values) spilled 1-2 KB under the launch bound's 168
-// registers, which ptxas allocates whatever setmaxnreg gives the consumers later.
+// (arch/wgmma.cuh); row0/col0 is the fragment's first element in D, bt the product; sbias the
+// tile's bias (stage_tile_bias), srow0 the fragment's first row in the CTA tile. Phases, each
+// one loop over the accumulators behind one uniform branch. C reads are predicated on the M/N
+// edges (the TMA store clips the rest), one element at a time: grouping them into arrays (16 or
+// 64 values) spilled 1-2 KB under the launch bound's 168 registers, which ptxas allocates
+// whatever setmaxnreg gives the consumers later.
 template <class Cfg>
 __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], const common::EpilogueArgs& e, int row0,
-                                               int col0, int bt, int M, int N, int tid_wg) {
+                                               int col0, int bt, int M, int N, int tid_wg, const float* sbias,
+                                               int srow0) {
   constexpr int kBlocks = Cfg::kAccRegs / 4;  // n8 blocks
   const int lane = tid_wg % 32;
   const int r0 = row0 + 16 * (tid_wg / 32) + (lane >> 2);
@@ -176,20 +212,17 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
                      acc[4 * j + 2 * h + q]);
         }
   }
-  if (e.bias) {
+  if (e.bias) {  // zeros past the edges (load_tile_bias)
     if (e.bias_mode == Bias::per_col) {
 #pragma unroll
-      for (int j = 0; j < kBlocks; ++j)
-#pragma unroll
-        for (int q = 0; q < 2; ++q) {
-          const int col = c0 + 8 * j + q;
-          const float b = col < N ? common::load_as_float(e.bias, col, e.bias_type) : 0.f;
-          acc[4 * j + q] += b;
-          acc[4 * j + 2 + q] += b;
-        }
+      for (int j = 0; j < kBlocks; ++j) {
+        const float2 b = *reinterpret_cast<const float2*>(sbias + c0 - col0 + 8 * j);
+        acc[4 * j + 0] += b.x, acc[4 * j + 1] += b.y;
+        acc[4 * j + 2] += b.x, acc[4 * j + 3] += b.y;
+      }
     } else {
-      const float b0 = r0 < M ? common::load_as_float(e.bias, r0, e.bias_type) : 0.f;
-      const float b1 = r0 + 8 < M ? common::load_as_float(e.bias, r0 + 8, e.bias_type) : 0.f;
+      const float b0 = sbias[srow0 + r0 - row0];
+      const float b1 = sbias[srow0 + r0 - row0 + 8];
 #pragma unroll
       for (int j = 0; j < kBlocks; ++j) {
         acc[4 * j + 0] += b0, acc[4 * j + 1] += b0;
@@ -328,10 +361,38 @@ __device__ __forceinline__ void store_d_tile(const float (&acc)[Cfg::kAccRegs], 
    ...);
 }
 
+// One operand's part of a slot (general form: rank-3 maps, product bt), `rows` rows of A or B
+// from row0 at K offset k0. K-major: one box (BK, rows). MN-major: rows / 64 boxes of (64 of
+// MN, BK of K), one after another. mask != 0 multicasts to the cluster's CTAs in it.
+template <class Cfg, bool MN>
+__device__ __forceinline__ void load_operand(typename Cfg::TA* dst, const CUtensorMap* map, int k0, int row0, int rows,
+                                             int bt, uint64_t* full, uint16_t mask) {
+  auto load = [&](typename Cfg::TA* d, int c0, int c1) {
+    if (mask)
+      arch::tma_load_3d_multicast(d, map, c0, c1, bt, full, mask);
+    else
+      arch::tma_load_3d(d, map, c0, c1, bt, full);
+  };
+  if constexpr (MN) {
+    for (int j = 0; j < rows / Cfg::kMnBox; ++j) load(dst + j * Cfg::kMnBox * Cfg::BK, row0 + j * Cfg::kMnBox, k0);
+  } else {
+    load(dst, k0, row0);
+  }
+}
+
+// The wgmma descriptor of an operand tile in a slot (its layout as load_operand wrote it).
+template <class Cfg, bool MN>
+__device__ __forceinline__ uint64_t operand_desc(const typename Cfg::TA* tile) {
+  if constexpr (MN)
+    return arch::wgmma_desc_mnmajor_sw128(tile, uint32_t(Cfg::kMnBox * Cfg::BK * sizeof(typename Cfg::TA)));
+  else
+    return arch::wgmma_desc_kmajor_sw128(tile);
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
-    k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM)
-                           const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m)
+    k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM); MN-major (64, BK)
+                           const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
                            int M, int N, int K, int cluster_m, int raster_group,
                            const K5General<Cfg::kGeneral> general) {  // rank-3 maps (batch) when kGeneral
@@ -344,8 +405,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   extern __shared__ uint8_t smem_raw[];
   auto& smem =
       *reinterpret_cast<typename Cfg::Smem*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
-  TA* sA = &smem.a[0][0];          // (BM,BK,STAGES), 128B-swizzled K-major
-  TA* sB = &smem.b[0][0];          // (BN,BK,STAGES), 128B-swizzled K-major
+  TA* sA = &smem.a[0][0];          // (BM,BK,STAGES), 128B-swizzled, K- or MN-major
+  TA* sB = &smem.b[0][0];          // (BN,BK,STAGES), 128B-swizzled, K- or MN-major
   // (64,128 B, kEpiBufs, kConsumers). By byte offset: from &smem.d[0][0][0] NVVM folds each
   // chunk's address into other integer ops (same addresses, different and in the fp32-D
   // kernels longer SASS); the offset keeps the code of the hand-placed layout.
@@ -405,11 +466,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           uint64_t* full = pipe.full_barrier(w);
           TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
           if constexpr (Cfg::kGeneral) {
-            arch::tma_load_3d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, bt_a, full);
-            if (cluster_m == 1)
-              arch::tma_load_3d(b_dst, &tmap_b, kt * BK, n0, bt_b, full);
-            else
-              arch::tma_load_3d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, bt_b, full, mask);
+            load_operand<Cfg, Cfg::kAMn>(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, BM, bt_a, full, 0);
+            load_operand<Cfg, Cfg::kBMn>(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, b_rows, bt_b, full,
+                                         cluster_m == 1 ? uint16_t(0) : mask);
           } else {
             arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
             if (cluster_m == 1)
@@ -454,6 +513,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
+      float bias_v = 0.f;  // this thread's element of the tile's bias, staged after the mainloop
+      if constexpr (Cfg::kGeneral) bias_v = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, threadIdx.x - 128);
 
       // ============================== MAINLOOP ==============================
       // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one
@@ -462,13 +523,16 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       State prev = r;
       for (int kt = 0; kt < k_tiles; ++kt) {
         pipe.consumer_wait(r);
-        const uint64_t desc_a = arch::wgmma_desc_kmajor_sw128(sA + r.index * (BM * BK) + c * (64 * BK));
-        const uint64_t desc_b = arch::wgmma_desc_kmajor_sw128(sB + r.index * (BN * BK));
+        // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
+        const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + c * (64 * BK));
+        const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + r.index * (BN * BK));
+        constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
+        constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         arch::wgmma_fence();
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
-          arch::WgmmaM64N256K16F32<TA>::mma(acc, desc_a + kb * arch::kWgmmaDescK16Step,
-                                            desc_b + kb * arch::kWgmmaDescK16Step, kt > 0 || kb > 0);
+          arch::WgmmaM64N256K16F32<TA>::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
+                                                                          kt > 0 || kb > 0);
         arch::wgmma_commit_group();
         if constexpr (Cfg::kDeferredStore) {
           if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
@@ -500,7 +564,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         pending_n0 = n0;
         has_pending = true;
       } else {
-        if constexpr (Cfg::kGeneral) apply_epilogue<Cfg>(acc, general.epi, m0 + c * 64, n0, bt, M, N, tid_wg);
+        if constexpr (Cfg::kGeneral) {
+          if (general.epi.bias) stage_tile_bias(smem.bias, bias_v, threadIdx.x - 128);
+          apply_epilogue<Cfg>(acc, general.epi, m0 + c * 64, n0, bt, M, N, tid_wg, smem.bias, c * 64);
+        }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq, bt);
       }
     }
