@@ -1,12 +1,15 @@
 """The cost of pipegemm's Python and torch layers over its C++ call (issue 15): CUDA-event medians
 of the same GEMM through `_pipegemm.gemm_into` (the extension, output preallocated), through
-`pipegemm.gemm` (allocation, stream lookup), through the `pipegemm.torch.linear` custom op, and
-torch.matmul beside them, at 1024^3 and 4096^3 FP16, same buffers, interleaved rounds.
+`pipegemm.gemm` (allocation, stream lookup), through `pipegemm.torch.linear` on the C++ ops
+("cpp op", where they are built) and on the Python custom ops ("py op": torch.ops.pipegemm_py
+beside the C++ ones, or pipegemm.torch's own when it uses them), and torch.matmul beside them, at
+1024^3 and 4096^3 FP16, same buffers, interleaved rounds.
 
     python3 python/bench_overhead.py [--reps 200]
 
-The op's overhead is the host time per call of the torch op minus that of gemm_into (the target
-is <= 5 us); the GPU time per call beside it says whether the host or the GPU sets the pace.
+An op's overhead is its host time per call minus that of gemm_into ("cpp - into", "py - into";
+the target is <= 5 us); the GPU time per call beside it says whether the host or the GPU sets
+the pace.
 """
 import argparse
 import statistics
@@ -39,7 +42,9 @@ def main():
     ap.add_argument("--reps", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, pipegemm {pipegemm.__version__}")
+    print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, pipegemm {pipegemm.__version__}, "
+          f"pipegemm.torch.BACKEND {pgt.BACKEND}" + ("" if pgt.CPP_UNAVAILABLE is None else f" ({pgt.CPP_UNAVAILABLE})"))
+    py_linear = pgt._frontend(pgt._python_ops("pipegemm_py")).linear if pgt.BACKEND == "cpp" else pgt.linear
     print(f"{'shape':>16} {'path':>10} {'GPU us':>10} {'host us':>10}  (per call, median of {args.rounds} blocks of {args.reps})")
     for n in (1024, 4096):
         a = torch.randn(n, n, device="cuda", dtype=torch.float16)
@@ -49,9 +54,12 @@ def main():
         cases = {
             "gemm_into": lambda: gemm_into(a, w, out, stream=stream),
             "gemm": lambda: pipegemm.gemm(a, w),
-            "torch op": lambda: pgt.linear(a, w),
+            "cpp op": lambda: pgt.linear(a, w),
+            "py op": lambda: py_linear(a, w),
             "matmul": lambda: torch.matmul(a, w.t()),
         }
+        if pgt.BACKEND != "cpp":
+            del cases["cpp op"]
         samples = {k: [] for k in cases}
         for _ in range(args.rounds):
             for k, fn in cases.items():
@@ -61,8 +69,10 @@ def main():
             host = statistics.median(x[1] for x in v)
             print(f"{f'{n}x{n}x{n}':>16} {k:>10} {gpu:10.2f} {host:10.2f}")
         into = statistics.median(x[1] for x in samples["gemm_into"])
-        op = statistics.median(x[1] for x in samples["torch op"])
-        print(f"{'':>16} {'op - into':>10} {'':>10} {op - into:10.2f}  host us: the torch op's cost over the C++ call")
+        for k, what in (("cpp op", "the C++ op's"), ("py op", "the Python op's")):
+            if k in samples:
+                op = statistics.median(x[1] for x in samples[k])
+                print(f"{'':>16} {k[:-3] + ' - into':>10} {'':>10} {op - into:10.2f}  host us: {what} cost over the C++ call")
 
 
 if __name__ == "__main__":

@@ -273,26 +273,30 @@ struct Scratch {
 }  // namespace
 
 // The launcher of the cublaslt_* registry entries (cublas_peer.cpp registers them).
-// A batch whose rows (or products) are not all 16-byte aligned: on the H200 a cuBLASLt candidate
-// for one (bf16, 44x226x7, ldd 45, batch 3) faulted with "misaligned address" and took the CUDA
-// context with it (fuzz, session 6, bench/results/2026-12-01_h200_s6_semantics_final.log), so
-// such a batch never reaches cuBLASLt: cublasGemmEx or (auto's fallback) our kernels run it.
-bool batch_rows_aligned(const Problem& p, const Operands& x) {
-  if (p.batch == 1) return true;
+// A problem beyond the plain GEMM (C, an epilogue, a batch) whose rows (or products) are not all
+// 16-byte aligned: on the H200 cuBLASLt candidates for two such bf16 problems faulted with
+// "misaligned address" and took the CUDA context with them (44x226x7, ldd 45, batch 3: fuzz,
+// session 6; 16x130x8 NN, ldd 137, beta 0.5 with C apart, relu: fuzz, session 7), so such a
+// problem never reaches cuBLASLt: cublasGemmEx or (auto's fallback) our kernels run it.
+bool rows_aligned_for_lt(const Problem& p, const Operands& x) {
+  if (p.plain()) return true;
   auto al16 = [](uint64_t bytes) { return bytes % 16 == 0; };
   const uint64_t ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type), ed = dtype_bytes(p.d_type);
+  const bool batched = p.batch > 1;  // the batch strides count only then
   bool ok = al16(uint64_t(p.lda) * ea) && al16(uint64_t(p.ldb) * eb) && al16(uint64_t(p.ldd) * ed) &&
-            al16(uint64_t(p.stride_a) * ea) && al16(uint64_t(p.stride_b) * eb) && al16(uint64_t(p.stride_d) * ed) &&
+            (!batched || (al16(uint64_t(p.stride_a) * ea) && al16(uint64_t(p.stride_b) * eb) &&
+                          al16(uint64_t(p.stride_d) * ed))) &&
             address_alignment(x.a) >= 16 && address_alignment(x.b) >= 16 && address_alignment(x.d) >= 16;
   if (p.reads_c() && !c_in_place(p, x)) {
     const uint64_t ec = dtype_bytes(*p.c_type);
-    ok = ok && al16(uint64_t(p.ldc) * ec) && al16(uint64_t(p.stride_c) * ec) && address_alignment(x.c) >= 16;
+    ok = ok && al16(uint64_t(p.ldc) * ec) && (!batched || al16(uint64_t(p.stride_c) * ec)) &&
+         address_alignment(x.c) >= 16;
   }
   return ok;
 }
 
 Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
-  if (!batch_rows_aligned(p, x)) return without_algorithm(p, x, s);
+  if (!rows_aligned_for_lt(p, x)) return without_algorithm(p, x, s);
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
   if (!st.ok()) return st;

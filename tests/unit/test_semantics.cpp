@@ -398,6 +398,41 @@ TEST(SemanticsRefusal, CheckVariantNamesTheMissingCapability) {
   EXPECT_TRUE(contains(check_variant(*nact, p, 90).message, "gelu_erf")) << check_variant(*nact, p, 90).message;
 }
 
+// k5's general form reads MN-major 16-bit operands (wgmma transposed), so it takes all four
+// layouts; its packed form copies K-major rows and takes TN only. The int8 rungs read K-major
+// operands: k0 takes the others through a transposed copy (launch_k_major), k4 refuses them.
+TEST(SemanticsRefusal, EveryLayoutReachesK5AndK0Int8) {
+  const Layout kLayouts[][2] = {{Layout::ColMajor, Layout::RowMajor},
+                                {Layout::RowMajor, Layout::ColMajor},
+                                {Layout::ColMajor, Layout::ColMajor}};
+  struct Named { const char* name; DType in, acc, out; bool takes; };
+  const Named cases[] = {{"k5_f16_128x256x64_s4", DType::f16, DType::f32, DType::f16, true},
+                         {"k5_bf16_128x256x64_s4", DType::bf16, DType::f32, DType::bf16, true},
+                         {"k5_f16_f32out_128x256x64_s4", DType::f16, DType::f32, DType::f32, true},
+                         {"k5_f16_128x256x64_s4_packed", DType::f16, DType::f32, DType::f16, false},
+                         {"k0_i8_128x128x32", DType::i8, DType::i32, DType::i32, true},
+                         {"k0_i8_f32out_128x128x32", DType::i8, DType::i32, DType::f32, true},
+                         {"k4_i8_128x256x64_s4", DType::i8, DType::i32, DType::i32, false}};
+  for (const Named& c : cases) {
+    const Variant* v = find_variant(c.name);
+    ASSERT_NE(v, nullptr) << c.name << " is not registered";
+    for (const auto& l : kLayouts) {
+      Problem p = f16_problem(1024, 768, 512);
+      p.a_type = p.b_type = c.in, p.acc_type = c.acc, p.d_type = c.out;
+      p.a_layout = l[0], p.b_layout = l[1];
+      const Status s = check_variant(*v, p, 90);
+      if (c.takes) {
+        EXPECT_TRUE(s.ok()) << c.name << " " << layout_name(l[0], l[1]) << ": " << s.message;
+      } else {
+        EXPECT_EQ(s.code, StatusCode::not_supported) << c.name << " " << layout_name(l[0], l[1]);
+        EXPECT_TRUE(contains(s.message, "takes only a K-major")) << s.message;
+      }
+    }
+    const std::string caps = describe_capabilities(*v);
+    EXPECT_EQ(contains(caps, "NN") && contains(caps, "NT") && contains(caps, "TT"), c.takes) << c.name << ": " << caps;
+  }
+}
+
 TEST(SemanticsRefusal, InvalidSemanticsAreRefusedByValidation) {
   Problem p = f16_problem(64, 64, 64);
   p.beta = 1.f;

@@ -28,6 +28,7 @@
 
 #include "pipegemm/arch/barrier.cuh"
 #include "pipegemm/arch/fence.cuh"
+#include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/arch/mbarrier.cuh"
 #include "pipegemm/arch/setmaxnreg.cuh"
 #include "pipegemm/arch/stmatrix.cuh"
@@ -158,24 +159,76 @@ struct K5General<true> {
 };
 
 // The bias of a tile goes through shared memory: each of the 256 consumer threads loads one
-// element (row m0 + t or column n0 + t; zero past the edge) when the tile starts, holds it in one
-// register through the mainloop -- the load's latency hides under the wgmma -- and stores it
-// to smem.bias before the epilogue. Loaded element by element in the epilogue, the 64 bias
-// values a thread needs cost 4% of a 4096^3 GEMM (session 6), more than the GELU.
+// element (row m0 + t or column n0 + t; zero past the edge) when the tile starts, holds its bits
+// in one register through the mainloop -- the load's latency hides under the wgmma (an early,
+// volatile load: a plain one was sunk to its use) -- and stores it to smem.bias before the
+// epilogue. Loaded element by element in the epilogue, the 64 bias values a thread needs cost 4%
+// of a 4096^3 GEMM (session 6), more than the GELU.
 constexpr int kBiasBarrier = 3;  // named barrier of the 256 consumer threads (1, 2: each consumer's)
 template <class Cfg>
-__device__ __forceinline__ float load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
-  if (!e.bias) return 0.f;
-  if (e.bias_mode == Bias::per_col) return n0 + t < N ? common::load_as_float(e.bias, n0 + t, e.bias_type) : 0.f;
-  return t < Cfg::BM && m0 + t < M ? common::load_as_float(e.bias, m0 + t, e.bias_type) : 0.f;
+__device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
+  if (!e.bias) return 0;
+  const bool col = e.bias_mode == Bias::per_col;
+  const int i = col ? n0 + t : m0 + t;
+  if (!(col ? i < N : t < Cfg::BM && i < M)) return 0;  // 0 bits: 0.0 in every type
+  if (e.bias_type == DType::f32) return arch::ld_global_nc_early_b32(static_cast<const float*>(e.bias) + i);
+  return arch::ld_global_nc_early_b16(static_cast<const uint16_t*>(e.bias) + i);
 }
 // After the mainloop: the first barrier waits until both consumers have read the previous tile's
 // bias (a consumer can run a short mainloop ahead of the other's epilogue), the second until
 // this tile's is complete.
-__device__ __forceinline__ void stage_tile_bias(float* sbias, float v, int t) {
+__device__ __forceinline__ void stage_tile_bias(float* sbias, uint32_t bits, DType type, int t) {
+  const float v = type == DType::f32   ? __uint_as_float(bits)
+                  : type == DType::f16 ? __half2float(__ushort_as_half(uint16_t(bits)))
+                                       : __bfloat162float(__ushort_as_bfloat16(uint16_t(bits)));
   arch::named_barrier_sync(kBiasBarrier, 256);
   sbias[t] = v;
   arch::named_barrier_sync(kBiasBarrier, 256);
+}
+
+// C's pairs of adjacent columns can be loaded whole: ldc and the batch stride even (in elements)
+// and the pointer aligned to a pair.
+__device__ __forceinline__ bool c_pairs_aligned(const common::EpilogueArgs& e) {
+  const int64_t pair_bytes = e.c_type == DType::f32 ? 8 : 4;
+  return reinterpret_cast<uintptr_t>(e.c) % pair_bytes == 0 && e.ldc % 2 == 0 && e.stride_c % 2 == 0;
+}
+// acc += beta * C for the thread's elements, C (of type TC: f32 or D's) at c for (r0, c0) and
+// c + row8 for (r0 + 8, c0): groups of G n8 blocks, each one batch of 2G pair loads, then the FMAs.
+template <class Cfg, class TC, int G>
+__device__ __forceinline__ void add_c_pairs(float (&acc)[Cfg::kAccRegs], const TC* c, int64_t row8, float beta, int r0,
+                                            int c0, int M, int N) {
+  using Pair = std::conditional_t<sizeof(TC) == 4, float2, uint32_t>;
+  constexpr int kBlocks = Cfg::kAccRegs / 4;
+  static_assert(kBlocks % G == 0, "whole groups");
+#pragma unroll
+  for (int g = 0; g < kBlocks; g += G) {
+    Pair v[G][2];
+#pragma unroll
+    for (int jj = 0; jj < G; ++jj)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int col = c0 + 8 * (g + jj);
+        v[jj][h] = r0 + 8 * h < M && col < N ? *reinterpret_cast<const Pair*>(c + h * row8 + 8 * (g + jj)) : Pair{};
+      }
+#pragma unroll
+    for (int jj = 0; jj < G; ++jj)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float2 f;
+        if constexpr (sizeof(TC) == 4) {
+          f = v[jj][h];
+        } else if constexpr (std::is_same_v<TC, __half>) {
+          f = __half22float2(*reinterpret_cast<const __half2*>(&v[jj][h]));
+        } else {
+          f = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162*>(&v[jj][h]));
+        }
+        float* a = &acc[4 * (g + jj) + 2 * h];
+        a[0] = fmaf(beta, f.x, a[0]);
+        a[1] = fmaf(beta, f.y, a[1]);
+      }
+    // One group of loads in flight at a time (the registers they take are the limit).
+    asm volatile("" ::: "memory");
+  }
 }
 
 // alpha, beta * C, bias, activation on a consumer warpgroup's (64, BN) fp32 accumulators:
@@ -198,7 +251,19 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] *= e.alpha;
   }
-  if (e.c) {
+  constexpr DType kDType = sizeof(typename Cfg::TD) == 4                        ? DType::f32
+                           : std::is_same_v<typename Cfg::TD, __half> ? DType::f16
+                                                                        : DType::bf16;
+  if (e.c && e.c_type == kDType && c_pairs_aligned(e)) {
+    // C in D's type: a thread's elements come in pairs of adjacent columns (q = 0, 1; N is even
+    // for k5), one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group
+    // of 8 n8 blocks, so a tile waits for C about once per group rather than once per element
+    // (element loads made beta C cost 19% at 4096^3, session 7). An f32 C under a 16-bit D takes
+    // the element loads below: with both pair types in the kernel, ptxas spilled.
+    const int64_t c_row = int64_t(bt) * e.stride_c + int64_t(r0) * e.ldc + c0;  // (r0, c0); row r0 + 8: + 8 ldc
+    add_c_pairs<Cfg, typename Cfg::TD, 8>(acc, static_cast<const typename Cfg::TD*>(e.c) + c_row, 8 * e.ldc, e.beta, r0,
+                                          c0, M, N);
+  } else if (e.c) {
 #pragma unroll
     for (int j = 0; j < kBlocks; ++j)
 #pragma unroll
@@ -513,7 +578,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
-      float bias_v = 0.f;  // this thread's element of the tile's bias, staged after the mainloop
+      uint32_t bias_v = 0;  // this thread's element of the tile's bias (its bits), staged after the mainloop
       if constexpr (Cfg::kGeneral) bias_v = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, threadIdx.x - 128);
 
       // ============================== MAINLOOP ==============================
@@ -565,7 +630,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         has_pending = true;
       } else {
         if constexpr (Cfg::kGeneral) {
-          if (general.epi.bias) stage_tile_bias(smem.bias, bias_v, threadIdx.x - 128);
+          if (general.epi.bias) stage_tile_bias(smem.bias, bias_v, general.epi.bias_type, threadIdx.x - 128);
           apply_epilogue<Cfg>(acc, general.epi, m0 + c * 64, n0, bt, M, N, tid_wg, smem.bias, c * 64);
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq, bt);
