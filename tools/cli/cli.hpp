@@ -37,6 +37,11 @@ void add_plan(CLI::App& app, int* rc);
 void add_fuzz(CLI::App& app, int* rc);
 void add_tune(CLI::App& app, int* rc);
 void add_plot(CLI::App& app, int* rc);
+void add_diagnose(CLI::App& app, int* rc);
+
+// The command line as main() received it (diagnose hands its problem flags to the child it profiles).
+void set_raw_args(int argc, char** argv);
+const std::vector<std::string>& raw_args();
 int seed_experiment(bool json);
 
 }  // namespace pipegemm::cli

@@ -64,4 +64,14 @@ int fail_usage(const std::string& msg) {
   return kUsage;
 }
 
+namespace {
+std::vector<std::string>& raw_args_storage() {
+  static std::vector<std::string> args;
+  return args;
+}
+}  // namespace
+
+void set_raw_args(int argc, char** argv) { raw_args_storage().assign(argv, argv + argc); }
+const std::vector<std::string>& raw_args() { return raw_args_storage(); }
+
 }  // namespace pipegemm::cli

@@ -27,6 +27,8 @@ int main(int argc, char** argv) {
   add_fuzz(app, &rc);
   add_tune(app, &rc);
   add_plot(app, &rc);
+  add_diagnose(app, &rc);
+  set_raw_args(argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const DeviceRefused& e) {

@@ -38,6 +38,10 @@ bool run(const std::string& exe, const std::vector<std::string>& args, RunResult
 // names the child.
 bool self_exe(std::string* path, std::string* err);
 
+// Where a CUDA command-line tool `name` may be, in order: each PATH entry, $CUDA_HOME/bin,
+// /usr/local/cuda/bin (cuobjdump, ncu).
+std::vector<std::string> cuda_tool_candidates(const std::string& name);
+
 // ----- cuobjdump ----------------------------------------------------------------------------
 
 // Finds cuobjdump: $PIPEGEMM_CUOBJDUMP (an error when set but not executable), else the path found

@@ -32,17 +32,23 @@ const char* const kInstall =
 
 }  // namespace
 
-std::vector<std::string> cuobjdump_candidates() {
+std::vector<std::string> cuda_tool_candidates(const std::string& name) {
   std::vector<std::string> out;
-  if (const std::string baked = PIPEGEMM_CUOBJDUMP_DEFAULT; !baked.empty()) out.push_back(baked);
   if (const char* p = std::getenv("PATH")) {
     std::stringstream dirs(p);
     std::string d;
     while (std::getline(dirs, d, ':'))
-      if (!d.empty()) out.push_back(d + "/cuobjdump");  // an empty entry would mean the cwd: skipped
+      if (!d.empty()) out.push_back(d + "/" + name);  // an empty entry would mean the cwd: skipped
   }
-  if (const char* home = std::getenv("CUDA_HOME"); home && *home) out.push_back(std::string(home) + "/bin/cuobjdump");
-  out.push_back("/usr/local/cuda/bin/cuobjdump");
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) out.push_back(std::string(home) + "/bin/" + name);
+  out.push_back("/usr/local/cuda/bin/" + name);
+  return out;
+}
+
+std::vector<std::string> cuobjdump_candidates() {
+  std::vector<std::string> out;
+  if (const std::string baked = PIPEGEMM_CUOBJDUMP_DEFAULT; !baked.empty()) out.push_back(baked);
+  for (std::string& c : cuda_tool_candidates("cuobjdump")) out.push_back(std::move(c));
   return out;
 }
 

@@ -1,0 +1,165 @@
+// `pipegemm diagnose` without a GPU: ncu's raw CSV read back (tests/data/ncu_raw_synthetic_k4.csv,
+// a hand-made report in ncu's layout), each rule of the classifier on counters that make it hold,
+// and the CLI: --from-csv classifies a stored report, a live run without a GPU (or without ncu)
+// exits 3 with the reason.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "cli_runner.hpp"
+#include "pipegemm/device.hpp"
+#include "pipegemm/registry.hpp"
+#include "pipegemm_tools/diagnose.hpp"
+
+using namespace pipegemm;
+using pipegemm::test::CliRun;
+using pipegemm::test::has;
+using pipegemm::test::run_cli;
+
+namespace {
+
+const std::string kCsv = std::string(PIPEGEMM_TEST_DATA) + "/ncu_raw_synthetic_k4.csv";
+const char* const kK4 = "k4_f16_256x128x64_s3";
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string stall(const std::string& r) { return "smsp__average_warps_issue_stalled_" + r + "_per_issue_active.ratio"; }
+
+// Counters of a healthy large launch that no rule claims; each test changes what makes its rule hold.
+diagnose::Counters base() {
+  diagnose::Counters c;
+  c.kernel = "test";
+  c.values = {{"gpu__time_duration.sum", 200000},  // 200 us
+              {"launch__grid_size", 528},
+              {"sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active", 40},
+              {"dram__throughput.avg.pct_of_peak_sustained_elapsed", 30},
+              {"sm__warps_active.avg.pct_of_peak_sustained_active", 40},
+              {stall("long_scoreboard"), 0.2},
+              {stall("barrier"), 0.2},
+              {stall("math_pipe_throttle"), 2.0},
+              {stall("not_selected"), 1.0}};
+  return c;
+}
+diagnose::Prediction predicted() {
+  diagnose::Prediction p;
+  p.variant = "test";
+  p.sm_count = 132;
+  p.blocks_per_sm = 2, p.blocks_one_stage_less = 2, p.limiter = "shared memory";
+  p.stages = 3, p.min_stages = 4, p.min_stages_l2 = 2;
+  p.ideal_bytes = 1e8;
+  return p;
+}
+
+}  // namespace
+
+TEST(DiagnoseCsv, ReadsTheVariantsLaunchAmongOtherOutputWithThousandsSeparators) {
+  const Variant* v = find_variant(kK4);
+  ASSERT_NE(v, nullptr);
+  diagnose::Counters c;
+  ASSERT_TRUE(diagnose::parse_ncu_csv(read(kCsv), v->symbol, &c).ok());
+  EXPECT_NE(c.kernel.find("k4_f16_256x128x64_s3"), std::string::npos) << c.kernel;  // not the peer's row before it
+  EXPECT_DOUBLE_EQ(c.get("gpu__time_duration.sum"), 1234567.0);
+  EXPECT_DOUBLE_EQ(c.get("launch__grid_size"), 1024.0);
+  EXPECT_DOUBLE_EQ(c.get("dram__bytes_read.sum"), 402653184.0);
+  EXPECT_DOUBLE_EQ(c.get("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"), 41.3);
+  EXPECT_TRUE(std::isnan(c.get("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct")));  // "n/a"
+  EXPECT_TRUE(std::isnan(c.get("no_such_metric")));
+  // Any launch when no symbol is given: the first (the peer's).
+  ASSERT_TRUE(diagnose::parse_ncu_csv(read(kCsv), "", &c).ok());
+  EXPECT_NE(c.kernel.find("xmma"), std::string::npos) << c.kernel;
+}
+
+TEST(DiagnoseCsv, RefusesTextWithoutAReportOrWithoutTheVariantsLaunch) {
+  diagnose::Counters c;
+  Status s = diagnose::parse_ncu_csv("bench on NVIDIA H200\nno report here\n", "", &c);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message.find("header row"), std::string::npos) << s.message;
+  s = diagnose::parse_ncu_csv(read(kCsv), "k5_ws_tma_wgmma_kernel*K5Config", &c);
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message.find("2 launch(es)"), std::string::npos) << s.message;
+}
+
+TEST(DiagnoseRules, EachVerdictFromTheCountersThatMakeItHold) {
+  const diagnose::Prediction p = predicted();
+  EXPECT_EQ(diagnose::classify(base(), p).verdict, diagnose::Verdict::unclear);
+
+  diagnose::Counters c = base();
+  c.values["launch__grid_size"] = 16;  // 16 CTAs for 132 SMs
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::latency_bound);
+  c = base();
+  c.values["gpu__time_duration.sum"] = 3000;  // 3 us
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::latency_bound);
+
+  c = base();  // column-wise loads: 2 bytes of each 32-byte sector
+  c.values["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 1e6;
+  c.values["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 32e6;
+  c.values["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"] = 6.25;
+  diagnose::Diagnosis d = diagnose::classify(c, p);
+  EXPECT_EQ(d.verdict, diagnose::Verdict::uncoalesced);
+  EXPECT_NE(d.why.find("32.0 sectors per request"), std::string::npos) << d.why;
+
+  c = base();
+  c.values["sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"] = 20;
+  c.values["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"] = 85;  // wgmma's pipe
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::compute_bound);
+
+  c = base();
+  c.values["dram__throughput.avg.pct_of_peak_sustained_elapsed"] = 78;
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::memory_bound);
+
+  c = base();  // the warps wait on the pipeline
+  c.values[stall("barrier")] = 3.0;
+  c.values[stall("long_scoreboard")] = 1.5;
+  d = diagnose::classify(c, p);
+  EXPECT_EQ(d.verdict, diagnose::Verdict::stage_starvation);
+  EXPECT_NE(d.why.find("planner minimum 2-4"), std::string::npos) << d.why;
+  // The same waits past an occupancy cliff (one stage fewer: 2 CTAs per SM, now 1) with few warps.
+  diagnose::Prediction cliff = p;
+  cliff.blocks_per_sm = 1, cliff.blocks_one_stage_less = 2;
+  c.values["sm__warps_active.avg.pct_of_peak_sustained_active"] = 12;
+  d = diagnose::classify(c, cliff);
+  EXPECT_EQ(d.verdict, diagnose::Verdict::occupancy_collapse);
+  EXPECT_NE(d.why.find("2 with one fewer"), std::string::npos) << d.why;
+  // Exactly one piece of evidence decides.
+  int decided = 0;
+  for (const diagnose::Evidence& e : d.evidence) decided += e.decided;
+  EXPECT_EQ(decided, 1);
+}
+
+TEST(DiagnoseCli, ClassifiesAStoredReportAndSaysWhy) {
+  CliRun r = run_cli("diagnose --kernel " + std::string(kK4) + " --shape 4096x4096x4096 --from-csv " + kCsv + " --arch h200");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(has(r, "stage starvation")) << r.out;  // coalesced (cp.async), 69% of stalls waiting
+  EXPECT_TRUE(has(r, "the planner's prediction")) << r.out;
+  r = run_cli("diagnose --kernel " + std::string(kK4) + " --shape 4096x4096x4096 --from-csv " + kCsv + " --arch h200 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["verdict"], "stage starvation");
+  EXPECT_EQ(j["prediction"]["stages"], 3);
+  EXPECT_TRUE(j["evidence"].is_array());
+  EXPECT_TRUE(j.contains("pipegemm_version"));
+}
+
+TEST(DiagnoseCli, WithoutAGpuOrNcuItExits3WithTheReasonAndBadInputExits2) {
+  if (!device_info().present) {
+    const CliRun r = run_cli("diagnose --kernel " + std::string(kK4) + " --shape 1024x1024x1024");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_TRUE(has(r, "needs a CUDA GPU")) << r.out;
+  } else {
+    const CliRun r = run_cli("diagnose --kernel " + std::string(kK4) + " --shape 1024x1024x1024 --ncu /nonexistent/ncu");
+    EXPECT_EQ(r.code, 3) << r.out;
+    EXPECT_TRUE(has(r, "not an executable file")) << r.out;
+  }
+  EXPECT_EQ(run_cli("diagnose --kernel no_such_kernel --from-csv " + kCsv).code, 2);
+  EXPECT_EQ(run_cli("diagnose --kernel cublas_f16 --from-csv " + kCsv).code, 2);
+  EXPECT_EQ(run_cli("diagnose --kernel " + std::string(kK4) + " --from-csv /nonexistent.csv").code, 2);
+}

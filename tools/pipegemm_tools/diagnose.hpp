@@ -1,0 +1,113 @@
+// `pipegemm diagnose`: why a variant is as fast as it is on a shape, from Nsight Compute's counters
+// of one launch (seed 001, Q3): DRAM bytes against those the GEMM needs, L1 sectors per request
+// and the bytes of each sector used (coalescing), the warps' stall reasons (long scoreboard, the
+// pipeline's barriers and waits), achieved against theoretical occupancy, tensor-pipe and DRAM
+// utilisation, shared-memory bank conflicts, registers -- classified into one verdict, with the
+// planner's prediction (blocks per SM, minimum stages) beside the measured numbers.
+//
+// The counters come from `ncu --csv --page raw` (run here on one launch of the variant, inside
+// `pipegemm bench`), or from a stored CSV of that form (--from-csv), so a run can be re-read and
+// the classifier is tested without a GPU.
+#pragma once
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pipegemm/pipegemm.hpp"
+#include "pipegemm/registry.hpp"
+#include "pipegemm_tools/report.hpp"
+
+namespace pipegemm::diagnose {
+
+// The ncu metrics diagnose asks for (--metrics), by name.
+const std::vector<std::string>& metric_names();
+
+// One profiled launch: its kernel's name and every metric ncu reported for it.
+struct Counters {
+  std::string kernel;
+  std::map<std::string, double> values;
+  double get(const std::string& metric) const {  // NaN when not reported
+    auto it = values.find(metric);
+    return it == values.end() ? std::nan("") : it->second;
+  }
+};
+
+// Reads `ncu --csv --page raw` text: the header row (first field "ID", a "Kernel Name" column),
+// an optional units row, one row per launch; other lines (the application's output, ==PROF==
+// lines) are skipped. Numbers may carry thousands separators; "n/a" is not reported. Takes the
+// first launch whose (mangled) kernel name matches the registry symbol `symbol`
+// (toolchain::symbol_matches; any launch when empty). Refuses text without a header or without a
+// matching launch, saying which.
+Status parse_ncu_csv(const std::string& text, const std::string& symbol, Counters* out);
+
+enum class Verdict {
+  compute_bound,       // the tensor pipe is busy
+  memory_bound,        // DRAM near its peak with coalesced loads: the bytes set the time
+  uncoalesced,         // most of each loaded sector unused: sectors per request high
+  stage_starvation,    // coalesced loads, warps waiting on the pipeline (barrier / scoreboard)
+  occupancy_collapse,  // one CTA per SM by smem or registers, latency stalls, little achieved occupancy
+  latency_bound,       // too little work: a small grid or a launch of a few microseconds
+  unclear,             // none of the rules holds: the numbers are shown, no verdict forced
+};
+const char* to_string(Verdict v);
+
+// What the planner and the problem predict, beside what ncu measured.
+struct Prediction {
+  std::string variant;
+  int sm_count = 0;
+  int blocks_per_sm = 0;          // plan::occupancy with ncu's registers per thread
+  int blocks_one_stage_less = 0;  //   the same with one stage fewer: more = past an occupancy cliff
+  std::string limiter;            // what limits blocks per SM
+  int stages = 0;                 // the variant's ring
+  int min_stages = 0;             // plan::estimate_stages: operands from DRAM (worst case)
+  int min_stages_l2 = 0;          //   operands from L2 (latency only)
+  double ideal_bytes = 0;         // A and B read once, D written once (C read once when used)
+  bool ldgsts_or_tma = false;     // the variant loads through cp.async or TMA (no LSU global loads)
+};
+
+// One rule's number: what was measured, against which threshold, and whether it decided.
+struct Evidence {
+  std::string what, metric;  // "tensor pipe busy", the ncu metric (or "derived")
+  double value = std::nan("");
+  std::string unit;          // "%", "x", "us", ""
+  std::string rule;          // "compute-bound at >= 60%"
+  bool decided = false;
+};
+
+struct Diagnosis {
+  Verdict verdict = Verdict::unclear;
+  std::string why;                 // one sentence: the deciding numbers
+  std::vector<Evidence> evidence;  // every number the rules read, in the order they were tried
+};
+
+// The rules, in order (the first that holds is the verdict; docs/diagnose.md says why):
+//   latency_bound       grid < half the SMs, or the launch < 5 us
+//   uncoalesced         LSU global loads present and < 50% of each sector's bytes used
+//   compute_bound       tensor pipe >= 60% busy
+//   memory_bound        DRAM throughput >= 60% of peak
+//   occupancy_collapse  past a cliff: one stage fewer would fit more CTAs per SM (the planner),
+//                       achieved occupancy < 25%, and the pipeline's waits (long scoreboard +
+//                       barrier + wait + sleeping) >= 40% of the warps' stall cycles
+//   stage_starvation    coalesced loads and those waits >= 40%
+Diagnosis classify(const Counters& c, const Prediction& p);
+
+// The report: the verdict and why, the evidence table, the prediction beside ncu's numbers.
+report::Document diagnosis_document(const Counters& c, const Prediction& p, const Diagnosis& d,
+                                    const std::string& source);
+
+// Finds ncu: `hint` (an explicit path: an error when not executable), else $PIPEGEMM_NCU, PATH,
+// $CUDA_HOME/bin, /usr/local/cuda/bin. On failure *err says where it looked.
+bool locate_ncu(const std::string& hint, std::string* path, std::string* err);
+
+// ncu's arguments that profile the first launch of a kernel whose mangled name matches
+// `kernel_regex` in `exe child_args...`: --clock-control none (the GPU's own clocks, as bench
+// sees them), --csv --page raw with mangled kernel names, the metrics above.
+std::vector<std::string> ncu_args(const std::string& kernel_regex, const std::string& exe,
+                                  const std::vector<std::string>& child_args);
+
+// ncu's --kernel-name regex of a variant: its registry symbol, each '*' as ".*".
+std::string kernel_regex(const Variant& v);
+
+}  // namespace pipegemm::diagnose
