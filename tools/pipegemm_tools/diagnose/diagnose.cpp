@@ -150,12 +150,13 @@ const char* to_string(Verdict v) {
 
 Diagnosis classify(const Counters& c, const Prediction& p) {
   Diagnosis d;
-  auto add = [&](std::string what, std::string metric, double v, std::string unit, std::string rule) -> Evidence& {
+  // Evidence by index: the vector grows while the rules' entries are still to be marked.
+  auto add = [&](std::string what, std::string metric, double v, std::string unit, std::string rule) -> size_t {
     d.evidence.push_back({std::move(what), std::move(metric), v, std::move(unit), std::move(rule), false});
-    return d.evidence.back();
+    return d.evidence.size() - 1;
   };
-  auto decide = [&](Verdict v, Evidence& e, std::string why) {
-    e.decided = true;
+  auto decide = [&](Verdict v, size_t e, std::string why) {
+    d.evidence[e].decided = true;
     d.verdict = v;
     d.why = std::move(why);
   };
@@ -178,26 +179,26 @@ Diagnosis classify(const Counters& c, const Prediction& p) {
   const double wait_share = stalls > 0 ? waits / stalls : std::nan("");
   const bool has_lsu = std::isfinite(reqs) && reqs > 0;
 
-  Evidence& e_grid = add("CTAs launched (SMs: " + std::to_string(p.sm_count) + ")", "launch__grid_size", grid, "",
+  const size_t e_grid = add("CTAs launched (SMs: " + std::to_string(p.sm_count) + ")", "launch__grid_size", grid, "",
                          "latency-bound below half the SMs");
-  Evidence& e_time = add("launch time", "gpu__time_duration.sum", us, "us", "latency-bound below 5 us");
-  Evidence& e_eff = add("bytes used per loaded sector", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+  const size_t e_time = add("launch time", "gpu__time_duration.sum", us, "us", "latency-bound below 5 us");
+  const size_t e_eff = add("bytes used per loaded sector", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
                         has_lsu ? eff : std::nan(""), "%", "uncoalesced below 50% (LSU loads only)");
   add("L1 sectors per global load request", "derived", has_lsu && std::isfinite(sectors) ? sectors / reqs : std::nan(""),
       "", "4 for 128-byte warp loads, 16 for 16-byte vectors; 32 = one sector per thread");
   add("DRAM bytes read / the GEMM's bytes", "derived", p.ideal_bytes > 0 ? dram_read / p.ideal_bytes : std::nan(""), "x",
       "1 = every operand byte read once");
-  Evidence& e_tensor = add("tensor pipe busy", "sm__pipe_tensor_op_{hmma,gmma}_cycles_active", tensor, "%",
+  const size_t e_tensor = add("tensor pipe busy", "sm__pipe_tensor_op_{hmma,gmma}_cycles_active", tensor, "%",
                            "compute-bound at 60% or more");
-  Evidence& e_dram = add("DRAM throughput", "dram__throughput.avg.pct_of_peak_sustained_elapsed", dram, "%",
+  const size_t e_dram = add("DRAM throughput", "dram__throughput.avg.pct_of_peak_sustained_elapsed", dram, "%",
                          "memory-bound at 60% or more");
-  Evidence& e_occ = add("achieved occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", achieved, "%",
+  const size_t e_occ = add("achieved occupancy", "sm__warps_active.avg.pct_of_peak_sustained_active", achieved, "%",
                         "collapse below 25%, past an occupancy cliff");
   add("CTAs per SM allowed by smem / by registers", "launch__occupancy_limit_{shared_mem,registers}",
       std::min(std::isfinite(lim_smem) ? lim_smem : 1e9, std::isfinite(lim_regs) ? lim_regs : 1e9), "",
       "planner: " + std::to_string(p.blocks_per_sm) + " (" + p.limiter + "), " + std::to_string(p.blocks_one_stage_less) +
           " with one stage fewer");
-  Evidence& e_wait = add("pipeline waits (long scoreboard + barrier + wait + sleeping) / all stalls", "derived",
+  const size_t e_wait = add("pipeline waits (long scoreboard + barrier + wait + sleeping) / all stalls", "derived",
                          std::isfinite(wait_share) ? 100.0 * wait_share : std::nan(""), "%",
                          "starvation or collapse at 40% or more");
   add("shared-memory bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
