@@ -23,6 +23,11 @@ namespace pipegemm::diagnose {
 
 // The ncu metrics diagnose asks for (--metrics), by name.
 const std::vector<std::string>& metric_names();
+// The warps' stall reasons it reads, those of them that are the pipeline's waits (long scoreboard,
+// barrier, wait, sleeping), and a reason's metric (average warps stalled per issued instruction).
+const std::vector<std::string>& stall_reasons();
+const std::vector<std::string>& pipeline_wait_reasons();
+std::string stall_metric(const std::string& reason);
 
 // One profiled launch: its kernel's name and every metric ncu reported for it.
 struct Counters {
