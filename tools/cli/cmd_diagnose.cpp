@@ -41,7 +41,6 @@ diagnose::Prediction predict(const Variant& v, const Problem& p, const plan::Arc
   const double prods_b = p.batch > 1 && p.stride_b == 0 ? 1 : double(p.batch);
   pr.ideal_bytes = double(p.m) * p.k * ea * prods_a + double(p.n) * p.k * eb * prods_b + double(p.m) * p.n * ed * p.batch;
   if (p.reads_c()) pr.ideal_bytes += double(p.m) * p.n * dtype_bytes(*p.c_type) * p.batch;
-  pr.ldgsts_or_tma = v.mech.load == LoadPath::tma || v.mech.load == LoadPath::cp_async;
   return pr;
 }
 
@@ -75,7 +74,6 @@ Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::
                std::vector<std::string>* dropped) {
   std::string self, err;
   if (!toolchain::self_exe(&self, &err)) return Status::error(StatusCode::io_error, err);
-  (void)v;
   std::vector<std::string> metrics = diagnose::metric_names();
   for (int attempt = 0; attempt < 4; ++attempt) {
     std::vector<std::string> a = diagnose::ncu_args(diagnose::kernel_regex(v), self, args);

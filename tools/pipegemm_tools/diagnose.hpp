@@ -69,7 +69,6 @@ struct Prediction {
   int min_stages = 0;             // plan::estimate_stages: operands from DRAM (worst case)
   int min_stages_l2 = 0;          //   operands from L2 (latency only)
   double ideal_bytes = 0;         // A and B read once, D written once (C read once when used)
-  bool ldgsts_or_tma = false;     // the variant loads through cp.async or TMA (no LSU global loads)
 };
 
 // One rule's number: what was measured, against which threshold, and whether it decided.
