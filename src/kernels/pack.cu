@@ -11,6 +11,19 @@
 namespace pipegemm::detail {
 namespace {
 
+// Calls launch(E{}) with E the unsigned integer of `esize` bytes (the copies move bits, not
+// values), or refuses another size, naming `what`.
+template <class F>
+Status by_element_size(int esize, const char* what, F&& launch) {
+  switch (esize) {
+    case 1: launch(uint8_t{}); break;
+    case 2: launch(uint16_t{}); break;
+    case 4: launch(uint32_t{}); break;
+    default: return Status::error(StatusCode::invalid_argument, std::string(what) + ": element size " + std::to_string(esize));
+  }
+  return cuda_status(cudaGetLastError(), what);
+}
+
 // rows x cols elements from src (leading dimension lds) to dst (ldd): blocks walk rows (y) and
 // column chunks (x), consecutive threads on consecutive columns, so both sides are coalesced and
 // no thread divides (a 64-bit division per element cost more than the copy's bytes).
@@ -24,13 +37,10 @@ __global__ void copy_rows_kernel(E* dst, int64_t ldd, const E* src, int64_t lds,
 Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t rows, int64_t cols, int esize,
                  cudaStream_t s) {
   const dim3 grid(unsigned(std::min<int64_t>((cols + 255) / 256, 64)), unsigned(std::min<int64_t>(rows, 65535)));
-  switch (esize) {
-    case 1: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint8_t*>(dst), ldd, static_cast<const uint8_t*>(src), lds, rows, cols); break;
-    case 2: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint16_t*>(dst), ldd, static_cast<const uint16_t*>(src), lds, rows, cols); break;
-    case 4: copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<uint32_t*>(dst), ldd, static_cast<const uint32_t*>(src), lds, rows, cols); break;
-    default: return Status::error(StatusCode::invalid_argument, "pack: element size " + std::to_string(esize));
-  }
-  return cuda_status(cudaGetLastError(), "pack copy_rows_kernel");
+  return by_element_size(esize, "pack copy_rows_kernel", [&](auto e) {
+    using E = decltype(e);
+    copy_rows_kernel<<<grid, 256, 0, s>>>(static_cast<E*>(dst), ldd, static_cast<const E*>(src), lds, rows, cols);
+  });
 }
 
 // Each of `batches` (rows x cols) matrices of src (leading dimension lds, ss elements apart) into
@@ -58,13 +68,11 @@ Status transpose(void* dst, int64_t ldd, int64_t sd, const void* src, int64_t ld
   const dim3 grid(unsigned(std::min<int64_t>((cols + 31) / 32, 1024)), unsigned(std::min<int64_t>((rows + 31) / 32, 1024)),
                   unsigned(std::min<int64_t>(batches, 65535)));
   const dim3 block(32, 8);
-  switch (esize) {
-    case 1: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint8_t*>(dst), ldd, sd, static_cast<const uint8_t*>(src), lds, ss, rows, cols, batches); break;
-    case 2: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint16_t*>(dst), ldd, sd, static_cast<const uint16_t*>(src), lds, ss, rows, cols, batches); break;
-    case 4: transpose_kernel<<<grid, block, 0, s>>>(static_cast<uint32_t*>(dst), ldd, sd, static_cast<const uint32_t*>(src), lds, ss, rows, cols, batches); break;
-    default: return Status::error(StatusCode::invalid_argument, "transpose: element size " + std::to_string(esize));
-  }
-  return cuda_status(cudaGetLastError(), "pack transpose_kernel");
+  return by_element_size(esize, "pack transpose_kernel", [&](auto e) {
+    using E = decltype(e);
+    transpose_kernel<<<grid, block, 0, s>>>(static_cast<E*>(dst), ldd, sd, static_cast<const E*>(src), lds, ss, rows, cols,
+                                            batches);
+  });
 }
 
 }  // namespace
