@@ -54,6 +54,7 @@ struct Mechanism {
   int warps_m = 0, warps_n = 0;  // warp layout of the tiled MMA (0 for FFMA thread grids)
   bool warp_specialized = false; // producer and consumer warpgroups (loads and MMAs apart)
   int consumers = 0;           // MMA-issuing warpgroups of a warp-specialized kernel
+  bool pingpong = false;       // consumers take turns on whole tiles (one's epilogue under the other's MMAs)
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
   // > 1: K split over up to this many CTAs per output tile when tiles alone leave SMs idle; each

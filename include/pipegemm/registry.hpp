@@ -127,9 +127,9 @@ class GemmCall {
 
  private:
   const Variant* v_ = nullptr;
-  // auto chose a peer for a problem with semantics: the kernel that runs it if the peer finds no
-  // algorithm at launch (cuBLASLt's heuristic can offer candidates that all refuse to run).
-  const Variant* fallback_ = nullptr;
+  // auto chose a peer: if it finds no algorithm at launch (cuBLASLt's heuristic can offer
+  // candidates that all refuse to run), launch() runs the problem on one of ours.
+  bool may_fall_back_ = false;
   Problem p_;
   bool swapped_ = false;
   std::string why_;

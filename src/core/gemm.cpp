@@ -94,14 +94,8 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
     c.v_ = ch.variant;
     c.why_ = "auto, " + ch.why;
     // A peer can find no algorithm at launch (cuBLASLt's heuristic; cublasGemmEx refusing int8
-    // strides it cannot vector-load): then the highest rung of ours that accepts runs it (k0 takes
-    // everything).
-    if (c.v_->is_peer()) {
-      for (const Variant& v : variants())
-        if (!v.is_peer() && v.auto_candidate && (!c.fallback_ || v.rung > c.fallback_->rung) &&
-            detail::accepts(v, p, sm, y).ok())
-          c.fallback_ = &v;
-    }
+    // strides it cannot vector-load): then launch() runs it on the highest rung of ours.
+    c.may_fall_back_ = c.v_->is_peer();
   } else {
     c.v_ = find_variant(variant);
     if (!c.v_)
@@ -148,9 +142,16 @@ Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
   if (!p_.reads_c()) y.c = nullptr;
   if (p_.bias == Bias::none) y.bias = nullptr;
   const Status s = v_->launch(p_, y, stream);
-  // A peer that found no algorithm launched nothing: D is untouched, and one of ours runs it.
-  if (s.code == StatusCode::not_supported && fallback_) return fallback_->launch(p_, y, stream);
-  return s;
+  // A peer that found no algorithm launched nothing: D is untouched, and the highest rung of ours
+  // that accepts the problem runs it (k0 takes everything). Searched here, not in make(): the
+  // search is a loop over the table that a call the peer runs never needs.
+  if (s.code != StatusCode::not_supported || !may_fall_back_) return s;
+  const Variant* fallback = nullptr;
+  for (const Variant& v : variants())
+    if (!v.is_peer() && v.auto_candidate && (!fallback || v.rung > fallback->rung) &&
+        detail::accepts(v, p_, device_info().sm, y).ok())
+      fallback = &v;
+  return fallback ? fallback->launch(p_, y, stream) : s;
 }
 
 Status GemmCall::launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const {

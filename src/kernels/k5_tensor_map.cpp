@@ -43,6 +43,8 @@ Status make_tensor_map_sw128(CUtensorMap* out, const void* base, DType dtype, in
                                                         std::to_string(batch_stride) + ")");
   CUtensorMapDataType t = dtype == DType::f16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
                           : dtype == DType::bf16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                          : dtype == DType::i8   ? CU_TENSOR_MAP_DATA_TYPE_UINT8  // bits moved as they are
+                          : dtype == DType::i32  ? CU_TENSOR_MAP_DATA_TYPE_INT32
                                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   Status err;
   auto fn = encode_fn(&err);

@@ -25,17 +25,22 @@ template <DType> struct K5Element;
 template <> struct K5Element<DType::f16> { using T = __half; };
 template <> struct K5Element<DType::bf16> { using T = __nv_bfloat16; };
 template <> struct K5Element<DType::f32> { using T = float; };
+template <> struct K5Element<DType::i8> { using T = int8_t; };
+template <> struct K5Element<DType::i32> { using T = int32_t; };
 
 // The short-K companion of a config (used when K <= 512, where a tile's stores, not its MMAs,
 // are the long pole): 16-bit D -> the deferred-store form of the same config (the tile is
 // written out under the next tile's wgmma; measured 111% of cuBLAS on 4096x4096x256 against
 // 104% for 3 stages / 4 buffers); fp32 D (too many registers to defer) -> 3 stages and 4
 // epilogue buffers, so the stores drain under the next mainloop.
+// Ping-pong hides the tile's stores under the other consumer's mainloop already: its own config.
 template <class Cfg>
 using K5ShortK = std::conditional_t<
+    Cfg::kPingpong, Cfg,
+    std::conditional_t<
     sizeof(typename Cfg::TD) == 2,
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
-    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, 3, 4>>;
+    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, 3, 4>>>;
 
 // One registered variant = two kernel instantiations of the same family, picked per problem
 // by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
@@ -65,6 +70,9 @@ struct K5Variant {
                 "both configs compute the same problem with the same tile");
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<Cfg>;
   static constexpr int64_t kShortK = 512;
+  // s8 (integer wgmma reads K-major tiles only) and ping-pong (one consumer per tile, no shared
+  // bias staging yet) have no general form: the plain TN GEMM only.
+  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kPingpong;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x (the attribute lives in *attr;
@@ -162,6 +170,15 @@ struct K5Variant {
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
+    if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
+      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8 / ping-pong: the plain TN GEMM only");
+      if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
+      return launch_with<Cfg>(p, x, s, cluster);
+    } else {
+      return launch_general_or_plain(p, x, s, cluster);
+    }
+  }
+  static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     const bool a_mn = p.a_layout == Layout::ColMajor, b_mn = p.b_layout == Layout::ColMajor;
     if (a_mn && b_mn) return launch_with<CfgGeneral<true, true>>(p, x, s, cluster);
     if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
@@ -191,24 +208,31 @@ struct K5Variant {
     // the padding): N in whole 16-byte D vectors; other N go to k4 (element stores at the edge).
     v.req.n_multiple = 16 / int(sizeof(typename Cfg::TD));
     v.req.ptr_align_bytes = 16;                                    // TMA global addresses
-    // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 elements for A and B; the same 8
-    // elements for D covers fp16/bf16 (16 B) and fp32 (32 B) outputs with one number.
+    // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 (16 s8) elements for A and B.
     v.req.ld_multiple = 16 / int(sizeof(typename Cfg::TA));
+    v.req.ldd_multiple = 16 / int(sizeof(typename Cfg::TD));  // D's own 16 bytes (s8 A: 16 elements, s32 D: 4)
     // The symbol names this instantiation's mangled config (K5ConfigI6__halfS4_ = <half, half>).
-    const std::string in_t = std::is_same_v<typename Cfg::TA, __half> ? "6__half" : "13__nv_bfloat16";
-    const std::string out_t = std::is_same_v<typename Cfg::TD, float> ? "f" : "S4_";
+    // (s8 -> s32: K5ConfigIai..., builtin types take no substitution).
+    using TA = typename Cfg::TA;
+    using TD = typename Cfg::TD;
+    const std::string in_t = std::is_same_v<TA, __half> ? "6__half" : std::is_same_v<TA, int8_t> ? "a" : "13__nv_bfloat16";
+    const std::string out_t = std::is_same_v<TD, float> ? "f" : std::is_same_v<TD, int32_t> ? "i" : "S4_";
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
-                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0E";
+                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
+                              (Cfg::kPingpong ? "1" : "0") + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
+    // s8 and ping-pong: the plain TN GEMM only (kPlainOnly; the full semantics of s8 are k0's).
     Requirements& r = v.req;
-    r.a_mn_major = r.b_mn_major = true;
-    r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
-    r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
+    if constexpr (!kPlainOnly) {
+      r.a_mn_major = r.b_mn_major = true;
+      r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
+      r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
+    }
     return v;
   }
 
@@ -256,6 +280,14 @@ struct K5Variant {
     using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
                                       bm, bn, bk, s, e>;                                             \
     out.push_back(K5Variant<types::t, Cfg, 2>::make_packed(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e)))); \
+  }                                                                                                  \
+  }
+#define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e)                                                   \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+                                      bm, bn, bk, s, e, false, false, false, false, true>;            \
+    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \

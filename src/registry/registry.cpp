@@ -26,7 +26,7 @@ std::string tile_words(const Variant& v) {
   std::string s = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk);
   const Mechanism& m = v.mech;
   if (m.warp_specialized)
-    s += ", 1 producer + " + std::to_string(m.consumers) + " consumer warpgroups";
+    s += ", 1 producer + " + std::to_string(m.consumers) + " consumer warpgroups" + (m.pingpong ? " (ping-pong)" : "");
   else if (m.mma == MmaKind::ffma)
     s += ", 16x16 threads, " + std::to_string(t.bm / 16) + "x" + std::to_string(t.bn / 16) + " each";
   else if (m.warps_m > 0)

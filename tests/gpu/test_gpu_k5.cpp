@@ -89,6 +89,26 @@ TEST(K5Verify, Fp32OutputFromFp16AndBf16) {
   }
 }
 
+// s8 x s8 -> s32 wgmma (BK = 128): exact sums, s32 and f32 output, on the same kinds of shapes
+// (K a multiple of 16: TMA rows of 16 bytes; K tails inside the 128-element k_tile).
+TEST(K5Verify, Int8ExactWithInt32AndFp32Output) {
+  REQUIRE_SM90();
+  const std::array<std::array<int64_t, 3>, 8> shapes = {{{8, 8, 16},
+                                                         {127, 136, 48},
+                                                         {512, 512, 512},
+                                                         {4095, 4104, 272},
+                                                         {81920, 256, 256},
+                                                         {383, 520, 1040},
+                                                         {384, 264, 2064},
+                                                         {1024, 1536, 4096}}};
+  for (auto s : shapes)
+    for (DType out : {DType::i32, DType::f32}) {
+      Problem p = problem(s[0], s[1], s[2], DType::i8, out);
+      p.acc_type = DType::i32;
+      verify_k5(p.normalized());
+    }
+}
+
 TEST(K5Verify, PaddedLeadingDimensions) {
   REQUIRE_SM90();
   Problem p = problem(300, 200, 136, DType::f16, DType::f16);

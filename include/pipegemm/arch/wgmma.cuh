@@ -1,7 +1,7 @@
 // wgmma (sm_90a): warpgroup-wide asynchronous MMA. A and B are read from shared memory
 // through 64-bit matrix descriptors, D accumulates in registers. The issue/commit/wait protocol:
 //   wgmma_fence()        before the first wgmma that touches registers written otherwise
-//   wgmma_m64n256k16_*   any number of MMAs (asynchronous)
+//   WgmmaM64N256*::mma   any number of MMAs (asynchronous)
 //   wgmma_commit_group() close them into one group
 //   wgmma_wait_group<N>  until at most N groups are in flight (their smem may then be reused)
 // Accumulator fragment of m64nNk16, fp32 (lane l of warp w in the warpgroup), for n8 block j:
@@ -30,7 +30,7 @@ __device__ __forceinline__ uint64_t wgmma_desc_kmajor_sw128(const void* smem_til
   const uint64_t addr = smem_u32(smem_tile);
   return ((addr & 0x3FFFFull) >> 4) | (uint64_t(1) << 16) | (uint64_t(1024 >> 4) << 32) | (uint64_t(1) << 62);
 }
-constexpr uint64_t kWgmmaDescK16Step = 32 >> 4;  // +32 bytes: the next 16 K-elements of a 128-byte row
+constexpr uint64_t kWgmmaDescK16Step = 32 >> 4;  // +32 bytes: the next 16 (s8: 32) K-elements of a 128-byte row
 
 // Matrix descriptor of an MN-major operand tile (M- or N-contiguous: a transposed operand, taken
 // with imm-trans = 1) as TMA boxes of (64 MN-elements = 128 bytes, K rows) write it with the
@@ -68,20 +68,18 @@ __device__ __forceinline__ void wgmma_fence_operands(float (&d)[N]) {
 #pragma unroll
   for (int i = 0; i < N; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
+template <int N>
+__device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+r"(d[i])::"memory");
+}
 
-// T = __half or __nv_bfloat16 (the operand type).
-// D (64x256, fp32) (+)= A (64x16 smem) * B (256x16 smem)^T. TRANS_A / TRANS_B (imm-trans-a/b):
-// 0 = the operand's tile is K-major, 1 = MN-major (16-bit types only: the hardware transposes).
-// `accumulate` false overwrites D (scale-d = 0): the first k_block of a tile needs no zeroing.
-template <class T>
-struct WgmmaM64N256K16F32;
-
-// The two instantiations differ only in the A/B type of the PTX instruction ("f16" / "bf16"):
-// one asm body, stamped out per type.
-#define PIPEGEMM_WGMMA_M64N256K16_F32_BODY(AB) \
+// The accumulators' registers: "+f" (fp32) or "+r" (s32); the 130th operand is `accumulate`,
+// the 131st and 132nd imm-trans-a/b (the integer form has no transpose: its tail ignores them).
+#define PIPEGEMM_WGMMA_M64N256_BODY(INSTR, C, TAIL) \
     asm volatile(                                                                                                       \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                                     \
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32." AB "." AB " {"                                                     \
+      INSTR " {"                                                                                                        \
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                          \
       "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                \
       "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                \
@@ -90,42 +88,72 @@ struct WgmmaM64N256K16F32;
       "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                                \
       "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                    \
       "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                  \
-      "}, %128, %129, p, 1, 1, %131, %132;\n}\n"                                                                        \
+      "}, %128, %129, " TAIL ";\n}\n"                                                                                   \
       :                                                                                                                 \
-        "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),                 \
-        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),           \
-        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),         \
-        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),         \
-        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),         \
-        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),         \
-        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),         \
-        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),         \
-        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),         \
-        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),         \
-        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),         \
-        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),         \
-        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),     \
-        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), \
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), \
-        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])  \
-      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));                                \
+        C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]),                                         \
+        C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]),                                   \
+        C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]),                                 \
+        C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]),                                 \
+        C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]),                                 \
+        C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]),                                 \
+        C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]),                                 \
+        C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63]),                                 \
+        C(d[64]), C(d[65]), C(d[66]), C(d[67]), C(d[68]), C(d[69]), C(d[70]), C(d[71]),                                 \
+        C(d[72]), C(d[73]), C(d[74]), C(d[75]), C(d[76]), C(d[77]), C(d[78]), C(d[79]),                                 \
+        C(d[80]), C(d[81]), C(d[82]), C(d[83]), C(d[84]), C(d[85]), C(d[86]), C(d[87]),                                 \
+        C(d[88]), C(d[89]), C(d[90]), C(d[91]), C(d[92]), C(d[93]), C(d[94]), C(d[95]),                                 \
+        C(d[96]), C(d[97]), C(d[98]), C(d[99]), C(d[100]), C(d[101]), C(d[102]), C(d[103]),                             \
+        C(d[104]), C(d[105]), C(d[106]), C(d[107]), C(d[108]), C(d[109]), C(d[110]), C(d[111]),                         \
+        C(d[112]), C(d[113]), C(d[114]), C(d[115]), C(d[116]), C(d[117]), C(d[118]), C(d[119]),                         \
+        C(d[120]), C(d[121]), C(d[122]), C(d[123]), C(d[124]), C(d[125]), C(d[126]), C(d[127])                          \
+      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+
+// D (64x256, fp32) (+)= A (64x16 smem) * B (256x16 smem)^T, T = __half or __nv_bfloat16 (the
+// operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is K-major, 1 =
+// MN-major (16-bit types only: the hardware transposes). `accumulate` false overwrites D
+// (scale-d = 0): the first k_block of a tile needs no zeroing. kK: the K of one instruction.
+template <class T>
+struct WgmmaM64N256F32;
 
 template <>
-struct WgmmaM64N256K16F32<__half> {
+struct WgmmaM64N256F32<__half> {
+  static constexpr int kK = 16;
   template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N256K16_F32_BODY("f16")
+    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "+f", "p, 1, 1, %131, %132")
   }
 };
 
 template <>
-struct WgmmaM64N256K16F32<__nv_bfloat16> {
+struct WgmmaM64N256F32<__nv_bfloat16> {
+  static constexpr int kK = 16;
   template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N256K16_F32_BODY("bf16")
+    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "+f", "p, 1, 1, %131, %132")
   }
 };
 
-#undef PIPEGEMM_WGMMA_M64N256K16_F32_BODY
+// D (64x256, s32) (+)= A (64x32 s8 smem) * B (256x32 s8 smem)^T, exact (wrapping) integer sums.
+// Integer wgmma reads only K-major tiles (no imm-trans), so TRANS_A / TRANS_B must be 0.
+struct WgmmaM64N256S32S8 {
+  static constexpr int kK = 32;
+  template <int TRANS_A = 0, int TRANS_B = 0>
+  __device__ __forceinline__ static void mma(int32_t (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+    static_assert(TRANS_A == 0 && TRANS_B == 0, "s8 wgmma takes K-major operands only");
+    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "+r", "p")
+  }
+};
+
+#undef PIPEGEMM_WGMMA_M64N256_BODY
+
+// The wgmma of an operand type: fp32 accumulators for 16-bit inputs, s32 for s8.
+template <class T>
+struct WgmmaM64N256 {
+  using type = WgmmaM64N256F32<T>;
+};
+template <>
+struct WgmmaM64N256<int8_t> {
+  using type = WgmmaM64N256S32S8;
+};
 
 }  // namespace pipegemm::arch

@@ -171,13 +171,17 @@ Verdict check_function(const Function& f, const Expect& e) {
     v.checks.push_back({"mma count", true, std::to_string(main->mmas) + " per iteration (no expectation set)"});
   }
 
-  // ----- wgmma serialization: a wait after every HGMMA ---------------------------------------
-  const bool has_hgmma = std::any_of(body.begin(), body.end(), [](const Instr* i) { return i->is("HGMMA"); });
-  if (has_hgmma && std::find(e.mma_ops.begin(), e.mma_ops.end(), "HGMMA") != e.mma_ops.end()) {
+  // ----- wgmma serialization: a wait after every HGMMA (IGMMA for s8) ------------------------
+  std::string gmma;
+  for (const char* op : {"HGMMA", "IGMMA"})
+    if (gmma.empty() && std::find(e.mma_ops.begin(), e.mma_ops.end(), op) != e.mma_ops.end() &&
+        std::any_of(body.begin(), body.end(), [&](const Instr* i) { return i->is(op); }))
+      gmma = op;
+  if (!gmma.empty()) {
     int hgmma = 0, waited = 0;
     bool pending = false;
     for (const Instr* i : body) {
-      if (i->is("HGMMA")) {
+      if (i->is(gmma)) {
         if (pending) pending = false;
         ++hgmma;
         pending = true;
@@ -188,7 +192,7 @@ Verdict check_function(const Function& f, const Expect& e) {
     }
     const bool serialized = hgmma > 1 && waited >= hgmma;
     v.checks.push_back({"wgmma", !serialized,
-                        std::to_string(hgmma) + " HGMMA, " + std::to_string(waited) +
+                        std::to_string(hgmma) + " " + gmma + ", " + std::to_string(waited) +
                             " followed by WARPGROUP.DEPBAR before the next" +
                             (serialized ? ": serialized (each wgmma waits for the previous)" : "")});
   }

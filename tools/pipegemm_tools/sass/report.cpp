@@ -124,7 +124,7 @@ Status check_listing(const SassRequest& r, const Listing& l, SassReport* out) {
   }
   if (rep.verdicts.empty())
     return bad("no kernel" + (r.function.empty() ? "" : " matching '" + r.function + "'") + " to check in " + where +
-               (r.own ? "" : " (no registered kernel and no function with HMMA/IMMA/HGMMA)"));
+               (r.own ? "" : " (no registered kernel and no function with HMMA/IMMA/HGMMA/IGMMA)"));
   for (const Verdict& v : rep.verdicts) rep.failed += !v.pass;
   *out = std::move(rep);
   return {};

@@ -21,15 +21,16 @@ Expect expect_for(const Variant& v) {
   }
   switch (m.mma) {
     case MmaKind::mma_sync: e.mma_ops = {v.a_type == DType::i8 ? "IMMA" : "HMMA"}; break;
-    case MmaKind::wgmma: e.mma_ops = {"HGMMA"}; break;
+    case MmaKind::wgmma: e.mma_ops = {v.a_type == DType::i8 ? "IGMMA" : "HGMMA"}; break;
     case MmaKind::ffma: e.mma_ops = {"FFMA"}; break;
-    case MmaKind::library: e.mma_ops = {"HMMA", "IMMA", "HGMMA"}; break;
+    case MmaKind::library: e.mma_ops = {"HMMA", "IMMA", "HGMMA", "IGMMA"}; break;
   }
   e.expect_overlap = m.pipeline != PipelineKind::none && m.pipeline != PipelineKind::single;
   e.warp_specialized = m.warp_specialized;
-  // Instruction streams: threads (FFMA), warps (mma.sync), consumer warpgroups (wgmma).
+  // Instruction streams: threads (FFMA), warps (mma.sync), consumer warpgroups (wgmma; ping-pong:
+  // each consumer issues a whole tile's k_tile).
   const int streams = m.mma == MmaKind::ffma ? v.tile.threads
-                      : m.mma == MmaKind::wgmma ? m.consumers : v.tile.threads / 32;
+                      : m.mma == MmaKind::wgmma ? (m.pingpong ? 1 : m.consumers) : v.tile.threads / 32;
   if (streams > 0 && v.tile.mma_m > 0 && v.tile.bm > 0)
     e.mma_per_k_tile = mma_per_k_tile(v.tile.bm, v.tile.bn, v.tile.bk, streams, v.tile.mma_m, v.tile.mma_n,
                                       v.tile.mma_k);
@@ -39,7 +40,7 @@ Expect expect_for(const Variant& v) {
 Expect generic_expect() {
   Expect e;
   e.load_ops = {"LDGSTS", "LDG", "UTMALDG"};
-  e.mma_ops = {"HMMA", "IMMA", "HGMMA"};
+  e.mma_ops = {"HMMA", "IMMA", "HGMMA", "IGMMA"};
   return e;
 }
 

@@ -54,7 +54,7 @@ inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
   if (p.reads_c()) {
     e.c = x.c;
     e.ldc = p.ldc;
-    e.stride_c = p.stride_c;
+    e.stride_c = p.batch > 1 ? p.stride_c : 0;  // one product: the stride is never used (nor its parity)
     e.c_type = p.c_type.value_or(p.d_type);
   }
   if (p.bias != Bias::none) {

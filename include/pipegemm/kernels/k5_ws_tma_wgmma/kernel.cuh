@@ -1,16 +1,20 @@
 // k5: the Hopper pipeline -- TMA + wgmma + mbarrier, warp-specialized and persistent.
 //
-//   D (M,N) = A (M,K) * B (N,K)^T, D row-major, fp32 accumulation; A and B K-major, or (the
-//   general form) either of them MN-major, read by wgmma transposed from the same ring.
+//   D (M,N) = A (M,K) * B (N,K)^T, D row-major, fp32 accumulation (s8: exact s32); A and B
+//   K-major, or (the general form, 16-bit types) either of them MN-major, read by wgmma
+//   transposed from the same ring.
 //
 // One CTA = 3 warpgroups (384 threads), one CTA per SM, persistent over output tiles:
 //   warpgroup 0      producer: one thread issues TMA loads of A (BM,BK) and B (BN,BK) into a
 //                    ring of STAGES smem slots (128-byte swizzle), full/empty mbarriers per slot;
 //                    gives registers back (setmaxnreg.dec).
 //   warpgroups 1, 2  consumers: each owns 64 rows of the (BM=128, BN=256) tile and issues
-//                    wgmma m64n256k16 (fp32 accumulators, 128 registers per thread) straight
+//                    wgmma m64n256k16 (fp32 accumulators, 128 registers per thread; s8:
+//                    m64n256k32 into s32 accumulators, the same fragment) straight
 //                    from the swizzled slots; takes registers (setmaxnreg.inc). The epilogue
 //                    converts, stmatrix-es 64-column chunks into smem and TMA-stores them.
+//                    Ping-pong (kPingpong): each consumer computes whole (64, 256) tiles of
+//                    its own, in turns, so one's epilogue overlaps the other's mainloop.
 // Cluster of cluster_m CTAs (1 or 2, chosen at launch) along M: both CTAs need the same B tile,
 // so each loads half of it and multicasts it to both; every consumer releases its slot in
 // both CTAs. Tiles are visited in a banded (grouped-along-M) order for L2 reuse.
@@ -55,8 +59,9 @@ struct K5Smem {
   float bias[BN];  // general form: the tile's bias (per row: its BM rows, per column: its BN columns)
 };
 
-// The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B);
-// TOut: TIn or float (D). EPI_BUFS: epilogue chunk buffers per consumer warpgroup -- 2 lets a
+// The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B), TOut:
+// TIn or float (D); or TIn int8_t (BK = 128: a K row is still one 128-byte span), TOut int32_t or
+// float (the exact s32 sums, converted) -- the plain form only. EPI_BUFS: epilogue chunk buffers per consumer warpgroup -- 2 lets a
 // chunk's store drain while the next is written; 4 (with 3 stages, for short K) holds a whole
 // fp16 tile, so the consumers return to the mainloop while all of its stores are in flight.
 // DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers;
@@ -68,15 +73,25 @@ struct K5Smem {
 // A_MN_ / B_MN_ (general form only): the operand is MN-major in memory (M- or N-contiguous: NN,
 // NT, TT). Its slot then holds (rows/64) TMA boxes of (64 MN-elements, BK K rows), each a run of
 // 128-byte K rows, and wgmma reads it transposed (imm-trans = 1) -- no copy, the same ring.
+// PINGPONG_ (plain form): the two consumers take turns on whole (BM = 64, BN) tiles instead of
+// sharing a (128, BN) one -- consumer c computes the CTA's work items c, c + 2, ...; the ring
+// delivers them in order, so one consumer's epilogue runs while the other's wgmma use the tensor
+// cores (CUTLASS's ping-pong schedule). Each slot has one reader.
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
-          bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false>
+          bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
+          bool PINGPONG_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
   static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
 
-  static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = 16;
-  static constexpr int kConsumers = BM / kWgmmaM;            // consumer warpgroups
+  static constexpr bool kInt8 = std::is_same_v<TIn, int8_t>;
+  using Wgmma = typename arch::WgmmaM64N256<TIn>::type;
+  using TAcc = std::conditional_t<kInt8, int32_t, float>;  // accumulator registers
+  static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = Wgmma::kK;
+  static constexpr bool kPingpong = PINGPONG_;
+  static constexpr int kConsumers = 2;                       // consumer warpgroups
+  static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
   static constexpr int kNumThreads = 128 * (1 + kConsumers); // + the producer warpgroup
   static constexpr int kKBlocks = BK / kWgmmaK;              // wgmma per k_tile per warpgroup
   static constexpr int kAccRegs = kWgmmaM * kWgmmaN / 128;   // fp32 accumulators per thread
@@ -117,18 +132,22 @@ struct K5Config {
     m.epilogue = EpilogueKind::stmatrix_tma;
     m.warp_specialized = true;
     m.consumers = kConsumers;
+    m.pingpong = kPingpong;
     return m;
   }();
 
   static constexpr int kProducerRegs = 40;   // one thread issues TMA; the rest idle
   static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
 
-  static_assert(BM % kWgmmaM == 0 && kConsumers == 2, "two consumer warpgroups of 64 rows each (the issue's shape)");
+  static_assert(BM == kWgmmaM * kTileConsumers, "a consumer owns 64 rows of a tile: 128-row tiles, or 64 in ping-pong");
+  static_assert(!kPingpong || (!GENERAL_ && !DEFERRED_STORE_), "ping-pong: the plain form (its epilogue is hidden already)");
   static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
-  static_assert(kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0,
+  static_assert(!GENERAL_ || (kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0),
                 "an MN-major slot is whole boxes of 64 MN-elements (per consumer, per cluster half)");
+  static_assert(!kInt8 || (!GENERAL_ && (std::is_same_v<TOut, int32_t> || std::is_same_v<TOut, float>)),
+                "s8: the plain TN form, s32 or f32 D (integer wgmma reads K-major tiles only)");
   static_assert(BN / 2 <= 256 && BM <= 256, "a TMA box has at most 256 rows");
   static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0,
                 "every wgmma operand tile starts on a 1024-byte swizzle boundary (descriptor base offset 0)");
@@ -325,11 +344,19 @@ __device__ __forceinline__ uint32_t pack_pair<__nv_bfloat16>(float lo, float hi)
   return *reinterpret_cast<uint32_t*>(&h);
 }
 
-// Writes chunk `CH` (kEpiCols columns) of a consumer's (64, BN) fp32 accumulator tile into a
+// A 4-byte D element's bits from an accumulator: f32 from f32 or (converted) s32, s32 as is.
+template <class TD, class TAcc>
+__device__ __forceinline__ uint32_t d_bits(TAcc v) {
+  if constexpr (std::is_same_v<TD, float>) return __float_as_uint(float(v));
+  else return uint32_t(v);
+}
+
+// Writes chunk `CH` (kEpiCols columns) of a consumer's (64, BN) accumulator tile into a
 // (64 rows, 128 bytes) smem buffer in the TMA 128-byte swizzle: 16-byte unit u of row r lives
 // at unit u ^ (r % 8). Rows 8h..8h+7 of one 8x8 matrix land in 8 distinct bank groups.
 template <class Cfg, int CH>
-__device__ __forceinline__ void write_d_chunk(const float (&acc)[Cfg::kAccRegs], uint8_t* buf, int warp, int lane) {
+__device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc)[Cfg::kAccRegs], uint8_t* buf, int warp,
+                                              int lane) {
   using TD = typename Cfg::TD;
   const uint32_t base = arch::smem_u32(buf);
   if constexpr (sizeof(TD) == 2) {
@@ -348,7 +375,8 @@ __device__ __forceinline__ void write_d_chunk(const float (&acc)[Cfg::kAccRegs],
                         pack_pair<TD>(acc[4 * j + 6], acc[4 * j + 7]));
     }
   } else {
-    // fp32: 32 columns = 4 n8 blocks; each lane stores its two adjacent columns (8 bytes).
+    // 4-byte D (f32, s32): 32 columns = 4 n8 blocks; each lane stores its two adjacent columns
+    // (8 bytes) -- s32 sums as they are, or converted to f32.
 #pragma unroll
     for (int jj = 0; jj < 4; ++jj) {
       const int j = CH * 4 + jj;
@@ -356,8 +384,8 @@ __device__ __forceinline__ void write_d_chunk(const float (&acc)[Cfg::kAccRegs],
       for (int h = 0; h < 2; ++h) {
         const int row = 16 * warp + 8 * h + (lane >> 2);
         const int unit = 2 * jj + ((lane & 3) >> 1);
-        float2* p = reinterpret_cast<float2*>(buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8);
-        *p = make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+        uint2* p = reinterpret_cast<uint2*>(buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8);
+        *p = make_uint2(d_bits<TD>(acc[4 * j + 2 * h]), d_bits<TD>(acc[4 * j + 2 * h + 1]));
       }
     }
   }
@@ -418,7 +446,7 @@ __device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t*
 }
 
 template <class Cfg, int... CH>
-__device__ __forceinline__ void store_d_tile(const float (&acc)[Cfg::kAccRegs], uint8_t* d_bufs,
+__device__ __forceinline__ void store_d_tile(const typename Cfg::TAcc (&acc)[Cfg::kAccRegs], uint8_t* d_bufs,
                                              const CUtensorMap* tmap_d, int m0, int n0, int consumer, int tid_wg,
                                              std::integer_sequence<int, CH...>, int bt = 0) {
   (store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk<Cfg, CH>(acc, buf, tid_wg / 32, tid_wg % 32); },
@@ -498,7 +526,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   // the producer starts at phase 1, so its first STAGES acquires pass at once and it runs
   // STAGES k_tiles ahead while the consumers wait on the first full barrier.
   if (threadIdx.x == 0) {
-    pipe.init(Cfg::kConsumers);
+    pipe.init(Cfg::kTileConsumers);
     arch::fence_mbarrier_init_cluster();
   }
   if (cluster_m > 1)
@@ -550,12 +578,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   } else {
     // ============================== CONSUMERS ==============================
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
-    const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile
+    const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
+    const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
-    float acc[Cfg::kAccRegs];       // (64,BN) fp32 fragment, layout in arch/wgmma.cuh
+    typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
 #pragma unroll
-    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = 0.f;
+    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = 0;
     State r;                        // consumers start at phase 0: wait for the first fill
     // Deferred store: the previous tile's D, packed, waiting to be written out under this
     // tile's wgmma (one chunk per k_tile).
@@ -571,7 +600,12 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       }
     };
 
-    for (int item = cluster_idx; item < work; item += cluster_cnt) {
+    // Ping-pong: consumer c takes the CTA's items c, c + 2, ... and passes over the other's k_tiles
+    // in the ring (the producer loads every item in order).
+    const int first_item = Cfg::kPingpong ? cluster_idx + c * cluster_cnt : cluster_idx;
+    const int item_step = Cfg::kPingpong ? 2 * cluster_cnt : cluster_cnt;
+    if (Cfg::kPingpong && c == 1) r.skip(k_tiles);
+    for (int item = first_item; item < work; item += item_step) {
       const int unit = Cfg::kGeneral ? item % sched.total : item;
       const int bt = Cfg::kGeneral ? item / sched.total : 0;  // the product
       (void)bt;
@@ -589,15 +623,15 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       for (int kt = 0; kt < k_tiles; ++kt) {
         pipe.consumer_wait(r);
         // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
-        const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + c * (64 * BK));
+        const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + row_c * BK);
         const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + r.index * (BN * BK));
         constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         arch::wgmma_fence();
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
-          arch::WgmmaM64N256K16F32<TA>::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
-                                                                          kt > 0 || kb > 0);
+          Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
+                                                         kt > 0 || kb > 0);
         arch::wgmma_commit_group();
         if constexpr (Cfg::kDeferredStore) {
           if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
@@ -613,6 +647,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       arch::wgmma_wait_group<0>();
       arch::wgmma_fence_operands(acc);
       pipe.consumer_release(prev, tid_wg);
+      if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
 
       // ============================== EPILOGUE ==============================
       // fp32 -> TD, stmatrix into a swizzled chunk buffer, one thread TMA-stores the chunk.
@@ -625,15 +660,15 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         if (has_pending)
           for (int ch = k_tiles; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
         pack_accumulators<Cfg>(acc, pending);
-        pending_m0 = m0 + c * 64;
+        pending_m0 = m0 + row_c;
         pending_n0 = n0;
         has_pending = true;
       } else {
         if constexpr (Cfg::kGeneral) {
           if (general.epi.bias) stage_tile_bias(smem.bias, bias_v, general.epi.bias_type, threadIdx.x - 128);
-          apply_epilogue<Cfg>(acc, general.epi, m0 + c * 64, n0, bt, M, N, tid_wg, smem.bias, c * 64);
+          apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, smem.bias, row_c);
         }
-        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + c * 64, n0, c, tid_wg, kChunkSeq, bt);
+        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
