@@ -62,7 +62,7 @@ struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
   template <bool A_MN, bool B_MN>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, false, true, A_MN, B_MN>;
+                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -70,9 +70,8 @@ struct K5Variant {
                 "both configs compute the same problem with the same tile");
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<Cfg>;
   static constexpr int64_t kShortK = 512;
-  // s8 (integer wgmma reads K-major tiles only) and ping-pong (one consumer per tile, no shared
-  // bias staging yet) have no general form: the plain TN GEMM only.
-  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kPingpong;
+  // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
+  static constexpr bool kPlainOnly = Cfg::kInt8;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x (the attribute lives in *attr;
@@ -171,7 +170,7 @@ struct K5Variant {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
-      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8 / ping-pong: the plain TN GEMM only");
+      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8: the plain TN GEMM only");
       if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
       return launch_with<Cfg>(p, x, s, cluster);
     } else {
@@ -226,7 +225,7 @@ struct K5Variant {
     v.occupancy = &occupancy;
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
-    // s8 and ping-pong: the plain TN GEMM only (kPlainOnly; the full semantics of s8 are k0's).
+    // s8: the plain TN GEMM only (kPlainOnly; the full semantics of s8 are k0's).
     Requirements& r = v.req;
     if constexpr (!kPlainOnly) {
       r.a_mn_major = r.b_mn_major = true;

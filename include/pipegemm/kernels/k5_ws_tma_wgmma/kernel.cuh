@@ -49,14 +49,15 @@ namespace pipegemm::kernels::k5 {
 // The CTA's shared memory, in this order. alignas(1024): the 128-byte swizzle repeats every 8
 // rows of 128 bytes, so each ring, the chunk buffers, and (by the sizes K5Config asserts) every
 // slot and buffer inside them start on a swizzle period -- wgmma descriptor base offset 0.
-template <class TA, int BM, int BN, int BK, int STAGES, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES>
+template <class TA, int BM, int BN, int BK, int STAGES, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES, int BIAS_BUFS>
 struct K5Smem {
   alignas(1024) TA a[STAGES][BM * BK];                          // (BM,BK,STAGES), 128B-swizzled (load_operand)
   alignas(1024) TA b[STAGES][BN * BK];                          // (BN,BK,STAGES), 128B-swizzled (load_operand)
   alignas(1024) uint8_t d[CONSUMERS][EPI_BUFS][EPI_BUF_BYTES];  // (64,128 B, kEpiBufs, kConsumers)
   uint64_t full[STAGES];                                        // mbarriers: slot landed
   uint64_t empty[STAGES];                                       // mbarriers: slot released
-  float bias[BN];  // general form: the tile's bias (per row: its BM rows, per column: its BN columns)
+  float bias[BIAS_BUFS][BN];  // general form: the tile's bias (per row: its BM rows, per column: its BN
+                              // columns); ping-pong: one per consumer (each its own tile)
 };
 
 // The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B), TOut:
@@ -114,7 +115,7 @@ struct K5Config {
   // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers][bias]. The CTA
   // asks for the bytes up to the last barrier, not sizeof(Smem), which alignas rounds up to a
   // multiple of 1024 with a tail nothing touches; the slack re-aligns the dynamic smem base.
-  using Smem = K5Smem<TA, BM, BN, BK, STAGES, kConsumers, kEpiBufs, kEpiBufBytes>;
+  using Smem = K5Smem<TA, BM, BN, BK, STAGES, kConsumers, kEpiBufs, kEpiBufBytes, kPingpong ? 2 : 1>;
   // The plain kernel never touches the bias buffer, so it does not ask for it.
   static constexpr int kSmemUsedBytes =
       GENERAL_ ? int(offsetof(Smem, bias) + sizeof(Smem::bias)) : int(offsetof(Smem, empty) + sizeof(Smem::empty));
@@ -140,7 +141,7 @@ struct K5Config {
   static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
 
   static_assert(BM == kWgmmaM * kTileConsumers, "a consumer owns 64 rows of a tile: 128-row tiles, or 64 in ping-pong");
-  static_assert(!kPingpong || (!GENERAL_ && !DEFERRED_STORE_), "ping-pong: the plain form (its epilogue is hidden already)");
+  static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
@@ -193,16 +194,24 @@ __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e
   if (e.bias_type == DType::f32) return arch::ld_global_nc_early_b32(static_cast<const float*>(e.bias) + i);
   return arch::ld_global_nc_early_b16(static_cast<const uint16_t*>(e.bias) + i);
 }
-// After the mainloop: the first barrier waits until both consumers have read the previous tile's
-// bias (a consumer can run a short mainloop ahead of the other's epilogue), the second until
-// this tile's is complete.
-__device__ __forceinline__ void stage_tile_bias(float* sbias, uint32_t bits, DType type, int t) {
-  const float v = type == DType::f32   ? __uint_as_float(bits)
-                  : type == DType::f16 ? __half2float(__ushort_as_half(uint16_t(bits)))
-                                       : __bfloat162float(__ushort_as_bfloat16(uint16_t(bits)));
-  arch::named_barrier_sync(kBiasBarrier, 256);
-  sbias[t] = v;
-  arch::named_barrier_sync(kBiasBarrier, 256);
+// After the mainloop: the first barrier waits until every thread sharing sbias has read the
+// previous tile's bias (a consumer can run a short mainloop ahead of the other's epilogue), the
+// second until this tile's is complete. `threads` share it (barrier id `barrier`), each storing
+// N elements t, t + threads, ...: the 256 consumer threads one each, or (ping-pong) a consumer's
+// 128 threads two each of its own tile's.
+template <int N>
+__device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&bits)[N], DType type, int t,
+                                                int barrier, int threads) {
+  float v[N];
+#pragma unroll
+  for (int j = 0; j < N; ++j)
+    v[j] = type == DType::f32   ? __uint_as_float(bits[j])
+           : type == DType::f16 ? __half2float(__ushort_as_half(uint16_t(bits[j])))
+                                : __bfloat162float(__ushort_as_bfloat16(uint16_t(bits[j])));
+  arch::named_barrier_sync(barrier, threads);
+#pragma unroll
+  for (int j = 0; j < N; ++j) sbias[t + j * threads] = v[j];
+  arch::named_barrier_sync(barrier, threads);
 }
 
 // C's pairs of adjacent columns can be loaded whole: ldc and the batch stride even (in elements)
@@ -580,6 +589,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
     const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
+    // Who stages a tile's bias: the 256 consumer threads, or (ping-pong) the consumer's own 128.
+    constexpr int kBiasThreads = Cfg::kPingpong ? 128 : 256;
+    constexpr int kBiasPerThread = Cfg::BN / kBiasThreads;
+    const int bias_t = Cfg::kPingpong ? tid_wg : int(threadIdx.x) - 128;
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
     typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
@@ -612,8 +625,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
-      uint32_t bias_v = 0;  // this thread's element of the tile's bias (its bits), staged after the mainloop
-      if constexpr (Cfg::kGeneral) bias_v = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, threadIdx.x - 128);
+      // This thread's elements of the tile's bias (their bits), staged after the mainloop.
+      uint32_t bias_v[kBiasPerThread] = {};
+      if constexpr (Cfg::kGeneral) {
+#pragma unroll
+        for (int j = 0; j < kBiasPerThread; ++j)
+          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, bias_t + j * kBiasThreads);
+      }
 
       // ============================== MAINLOOP ==============================
       // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one
@@ -665,8 +683,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         has_pending = true;
       } else {
         if constexpr (Cfg::kGeneral) {
-          if (general.epi.bias) stage_tile_bias(smem.bias, bias_v, general.epi.bias_type, threadIdx.x - 128);
-          apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, smem.bias, row_c);
+          float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
+          if (general.epi.bias)
+            stage_tile_bias(sbias, bias_v, general.epi.bias_type, bias_t, Cfg::kPingpong ? 1 + c : kBiasBarrier,
+                            kBiasThreads);
+          apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
