@@ -22,3 +22,8 @@ for t in f16 bf16; do
   pg bench --suite bench/suites/compute.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 k5_${t}_64x256x64_s4_pingpong --reps 30 --rounds 3 --idle-ms 25
 done
 pg bench --suite bench/suites/compute.txt --dtype f16 --out-dtype f16 --kernel k5_f16_128x256x64_s4 k5_f16_64x256x64_s4_pingpong --reps 30 --rounds 3
+# The general form in ping-pong: the epilogue's cost at 4096^3 (bias + GELU under the other
+# consumer's mainloop), cooperative beside it, cuBLASLt with its own epilogue; and every layout.
+pg verify --shape 1000x2040x4100 --dtype f16 --layout NT --alpha 0.5 --beta 2 --bias col --act gelu_tanh --kernel k5_f16_64x256x64_s4_pingpong
+pg verify --shape 777x520x300 --dtype bf16 --layout TT --bias row --act relu --batch 3 --broadcast b --kernel k5_bf16_64x256x64_s4_pingpong
+pg bench --suite bench/suites/epilogue_cost.txt --dtype f16 --kernel k5_f16_128x256x64_s4 k5_f16_64x256x64_s4_pingpong --reps 30 --rounds 3 --idle-ms 25
