@@ -393,8 +393,11 @@ __device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc)[Cf
       for (int h = 0; h < 2; ++h) {
         const int row = 16 * warp + 8 * h + (lane >> 2);
         const int unit = 2 * jj + ((lane & 3) >> 1);
-        uint2* p = reinterpret_cast<uint2*>(buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8);
-        *p = make_uint2(d_bits<TD>(acc[4 * j + 2 * h]), d_bits<TD>(acc[4 * j + 2 * h + 1]));
+        uint8_t* p = buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8;
+        if constexpr (std::is_same_v<typename Cfg::TAcc, float>)
+          *reinterpret_cast<float2*>(p) = make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
+        else
+          *reinterpret_cast<uint2*>(p) = make_uint2(d_bits<TD>(acc[4 * j + 2 * h]), d_bits<TD>(acc[4 * j + 2 * h + 1]));
       }
     }
   }
@@ -590,9 +593,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
     const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
     // Who stages a tile's bias: the 256 consumer threads, or (ping-pong) the consumer's own 128.
+    // The thread's index among them is re-read where used: held through the mainloop, its one
+    // register spilled the fp32-D kernels.
     constexpr int kBiasThreads = Cfg::kPingpong ? 128 : 256;
     constexpr int kBiasPerThread = Cfg::BN / kBiasThreads;
-    const int bias_t = Cfg::kPingpong ? tid_wg : int(threadIdx.x) - 128;
+    auto bias_t = [&] { return Cfg::kPingpong ? int(threadIdx.x % 128) : int(threadIdx.x) - 128; };
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
     typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
@@ -630,7 +635,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       if constexpr (Cfg::kGeneral) {
 #pragma unroll
         for (int j = 0; j < kBiasPerThread; ++j)
-          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, bias_t + j * kBiasThreads);
+          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, bias_t() + j * kBiasThreads);
       }
 
       // ============================== MAINLOOP ==============================
@@ -685,7 +690,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         if constexpr (Cfg::kGeneral) {
           float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
           if (general.epi.bias)
-            stage_tile_bias(sbias, bias_v, general.epi.bias_type, bias_t, Cfg::kPingpong ? 1 + c : kBiasBarrier,
+            stage_tile_bias(sbias, bias_v, general.epi.bias_type, bias_t(), Cfg::kPingpong ? 1 + c : kBiasBarrier,
                             kBiasThreads);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
