@@ -185,6 +185,8 @@ struct K5General<true> {
 // epilogue. Loaded element by element in the epilogue, the 64 bias values a thread needs cost 4%
 // of a 4096^3 GEMM (session 6), more than the GELU.
 constexpr int kBiasBarrier = 3;  // named barrier of the 256 consumer threads (1, 2: each consumer's)
+// Ping-pong: named barrier kTurnBarrier + c hands the ring to consumer c (ids 4, 5).
+constexpr int kTurnBarrier = 4;
 template <class Cfg>
 __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
   if (!e.bias) return 0;
@@ -638,6 +640,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, bias_t() + j * kBiasThreads);
       }
 
+      // Ping-pong: wait for the turn. A full barrier's parity only tells its last two phases
+      // apart, so this consumer may wait on a slot only once the slot's previous fill -- the
+      // other consumer's tile, just before this one in the ring -- has been waited on.
+      if constexpr (Cfg::kPingpong) {
+        if (item - cluster_cnt >= cluster_idx) arch::named_barrier_sync(kTurnBarrier + c, 256);
+      }
+
       // ============================== MAINLOOP ==============================
       // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one
       // wgmma group stays in flight, so slot kt-1 goes back to the producer as soon as the
@@ -663,6 +672,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         if (kt > 0) pipe.consumer_release(prev, tid_wg);
         prev = r;
         ++r;
+      }
+      // Ping-pong: every slot of this tile has been waited on -- the ring passes to the other
+      // consumer's next tile (if there is one; its sync pairs with this arrive).
+      if constexpr (Cfg::kPingpong) {
+        if (item + cluster_cnt < work) arch::named_barrier_arrive(kTurnBarrier + (1 - c), 256);
       }
       // ============================== DRAIN ==============================
       // The last group retires; its slot is released so the producer, already loading the
