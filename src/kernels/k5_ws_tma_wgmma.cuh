@@ -223,6 +223,11 @@ struct K5Variant {
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
+    // Ping-pong measured 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a (64, 256)
+    // tile reads B once per 64 rows: twice the L2 traffic per FLOP of the cooperative (128, 256))
+    // and 1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*):
+    // by name only until a tune entry can pick it where it wins.
+    if constexpr (Cfg::kPingpong) v.auto_candidate = false;
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
     // s8: the plain TN GEMM only (kPlainOnly; the full semantics of s8 are k0's).
