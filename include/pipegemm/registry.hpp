@@ -75,6 +75,9 @@ struct Variant {
   // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
   // verified on a GPU, or (issue 14) a teaching variant built to be slow.
   bool auto_candidate = true;
+  // Non-empty: a teaching variant (issue 14), correct but built to break one thing on purpose --
+  // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
+  std::string teaching;
   bool is_peer() const { return rung < 0; }
 };
 

@@ -82,8 +82,8 @@ std::string describe(const Variant& v) {
   if (m.packed) parts.push_back("operands not in whole 16-byte rows copied through an aligned workspace");
   if (m.raster_group > 0 && !m.warp_specialized)
     parts.push_back("swizzled CTA order (group " + std::to_string(m.raster_group) + ")");
-  std::string s;
-  for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
+  std::string s = v.teaching.empty() ? "" : "TEACHING, built to break one thing: " + v.teaching + " -- ";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
   return s + "; " + tile_words(v) + "; " + types_words(v) + (v.auto_candidate ? "" : "; by name only (not auto's)");
 }
 

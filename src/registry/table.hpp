@@ -19,6 +19,13 @@
 #define PIPEGEMM_NAME_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g) \
   PIPEGEMM_CAT(PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g), _splitk)
 #define PIPEGEMM_NAME_SEED(t, bm, bn, bk, s) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(seed, t, bm, bn, bk), _s##s)
+// Teaching variants (issue 14): the rung's name, then _teach_<what it breaks>.
+#define PIPEGEMM_NAME_K2_TEACH_UNCOALESCED(t, bm, bn, bk, wm, wn) \
+  PIPEGEMM_CAT(PIPEGEMM_NAME_K2(t, bm, bn, bk, wm, wn), _teach_uncoalesced)
+#define PIPEGEMM_NAME_K4_TEACH_STARVED(t, bm, bn, bk, s, wm, wn, g) \
+  PIPEGEMM_CAT(PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g), _teach_starved)
+#define PIPEGEMM_NAME_K4_TEACH_CLIFF(t, bm, bn, bk, s, wm, wn, g) \
+  PIPEGEMM_CAT(PIPEGEMM_NAME_K4(t, bm, bn, bk, s, wm, wn, g), _teach_cliff)
 #define PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(k5, t, bm, bn, bk), _s##s)
 #define PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _nocluster)
 #define PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _packed)

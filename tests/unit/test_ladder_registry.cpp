@@ -8,6 +8,7 @@
 
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
+#include "pipegemm_tools/planner.hpp"
 #include "pipegemm_tools/sass.hpp"
 
 using namespace pipegemm;
@@ -84,6 +85,62 @@ TEST(LadderRegistry, EveryVariantIsFullyDescribed) {
     // Predicated kernels: any M and N.
     EXPECT_EQ(v.req.m_multiple, 1);
     EXPECT_EQ(v.req.n_multiple, 1);
+  }
+}
+
+// The teaching variants (issue 14): registered and described as such, never auto's, and each
+// breaks what it says it breaks -- checked here by the planner and the mechanism, before any GPU
+// (their diagnose verdicts: tests/gpu/test_gpu_diagnose.cpp).
+TEST(LadderRegistry, TeachingVariantsAreNeverAutosAndBreakWhatTheySay) {
+  const char* const names[] = {"k2_f16_128x128x32_s2_teach_uncoalesced", "k4_f16_128x256x32_s2_teach_starved",
+                               "k4_f16_64x128x64_s5_teach_cliff"};
+  int teaching = 0;
+  for (const Variant& v : variants()) {
+    if (v.teaching.empty()) continue;
+    ++teaching;
+    EXPECT_FALSE(v.auto_candidate) << v.name;
+    EXPECT_TRUE(contains(v.name, "_teach_")) << v.name;
+    EXPECT_EQ(v.description.rfind("TEACHING", 0), 0u) << v.description;
+    EXPECT_TRUE(contains(v.teaching, "diagnose: ")) << v.teaching;
+  }
+  EXPECT_EQ(teaching, 3);
+  const Problem p = problem(DType::f16, 4096, 4096, 4096);
+  for (const char* n : names) {
+    ASSERT_NE(find_variant(n), nullptr) << n;
+    EXPECT_TRUE(check_variant(*find_variant(n), p, 90).ok()) << n;  // they take it, auto still passes them by
+  }
+  for (int sm : {80, 90})
+    for (const Variant* a : accepting_variants(p, sm, nullptr, nullptr, nullptr)) EXPECT_TRUE(a->teaching.empty()) << a->name;
+
+  // Uncoalesced: LDG of one 2-byte element per load (A's column walk), k2's 16-byte rule otherwise (B).
+  const Variant& u = *find_variant(names[0]);
+  EXPECT_EQ(u.mech.load, LoadPath::ldg);
+  EXPECT_EQ(u.mech.load_bytes, 2);
+  EXPECT_EQ(u.req.k_multiple, 8);
+  EXPECT_EQ(u.req.ld_multiple, 8);
+  EXPECT_EQ(u.req.ptr_align_bytes, 16);
+  plan::ArchSpec h200;
+  ASSERT_TRUE(plan::find_arch("h200", &h200).ok());
+  // Starved: one CTA per SM (256 threads at k4's ~240 registers) and fewer stages than the
+  // planner's minimum with operands from DRAM.
+  const Variant& st = *find_variant(names[1]);
+  plan::KernelDesc k = plan::kernel_from_variant(st);
+  k.regs_per_thread = 200;  // any count above 128 leaves room for one CTA of 256 threads
+  const int blocks = plan::occupancy(h200, k.threads, plan::smem_bytes(k, k.stages), k.regs_per_thread).blocks;
+  EXPECT_EQ(blocks, 1);
+  const plan::StageEstimate est = plan::estimate_stages(h200, k, blocks);
+  EXPECT_GT(est.min_stages, st.tile.stages) << est.min_stages;
+  EXPECT_EQ(st.tile.stages, 2);
+  // Cliff: past the smem cliff (one stage fewer fits one more CTA per SM; diagnose's collapse
+  // rule reads exactly this), whatever the registers (255 still fit two CTAs of 128 threads):
+  // 5 stages of 24 KB fit one CTA, 4 fit two.
+  const Variant& cl = *find_variant(names[2]);
+  k = plan::kernel_from_variant(cl);
+  for (int regs : {0, 168, 255}) {
+    const int at = plan::occupancy(h200, k.threads, plan::smem_bytes(k, k.stages), regs).blocks;
+    const int fewer = plan::occupancy(h200, k.threads, plan::smem_bytes(k, k.stages - 1), regs).blocks;
+    EXPECT_EQ(at, 1) << regs;
+    EXPECT_GT(fewer, at) << regs;
   }
 }
 

@@ -301,6 +301,28 @@ TEST(SassRule, LdgRegisterPrefetchOverlapsUntilItsRegistersAreRead) {
   EXPECT_EQ(w.blocker.text, "STS.128 [R3], R42");
 }
 
+TEST(SassRule, LoadWidthMustBeTheLoadPaths) {
+  // The teaching k2 (issue 14): A's 2-byte column loads beside B's 16-byte vectors. With the
+  // 2-byte loads merged away by a compiler, the lesson would be gone: the check fails.
+  Function cols = make_fn({"LDG.E.U16.CONSTANT R40, [R2.64]", "LDG.E.128.CONSTANT R44, [R4.64]",
+                           "LDS.128 R12, [R3]", "HMMA.16816.F32 R8, R12, R16, R8", "BAR.SYNC.DEFER_BLOCKING 0x0",
+                           "STS.128 [R3], R40", "BAR.SYNC.DEFER_BLOCKING 0x0", "@P0 BRA L0", "EXIT"});
+  Expect e = hmma(1, true, "LDG");
+  e.load_bytes = 2;
+  Verdict v = check_function(cols, e);
+  EXPECT_TRUE(check(v, "load width").ok) << format_verdict(v);
+  EXPECT_NE(check(v, "load width").detail.find("1 of 2 loads"), std::string::npos) << format_verdict(v);
+  EXPECT_TRUE(v.pass) << format_verdict(v);
+  e.load_bytes = 8;  // no LDG.E.64 in the loop
+  v = check_function(cols, e);
+  EXPECT_FALSE(check(v, "load width").ok);
+  EXPECT_FALSE(v.pass);
+  e.load_bytes = 16;
+  EXPECT_TRUE(check(check_function(cols, e), "load width").ok);
+  // Unset (cp.async and TMA rungs): no such check.
+  for (const Check& c : check_function(cols, hmma(1, true, "LDG")).checks) EXPECT_NE(c.name, "load width");
+}
+
 TEST(SassRule, LoopWithoutAnyWaitIsNotAPipeline) {
   // k0 shape (no smem): loads feed MMAs directly, nothing gates the next iteration.
   Function f = make_fn({"LDG.E R40, [R2.64]", "HMMA.16816.F32 R8, R12, R16, R8", "@P0 BRA L0", "EXIT"});
@@ -395,7 +417,7 @@ TEST(SassRule, WarpSpecializedProducerAndConsumerLoops) {
 }
 
 TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {
-  const std::vector<std::string> loads = {"LDGSTS", "LDG", "UTMALDG"}, mmas = {"HMMA", "IMMA", "HGMMA", "FFMA"};
+  const std::vector<std::string> loads = {"LDGSTS", "LDG", "UTMALDG"}, mmas = {"HMMA", "IMMA", "HGMMA", "IGMMA", "FFMA"};
   for (const Variant& v : variants()) {
     if (v.is_peer()) continue;
     const Expect e = expect_for(v);
@@ -406,7 +428,11 @@ TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {
     EXPECT_FALSE(v.symbol.empty()) << v.name;
     EXPECT_GT(e.mma_per_k_tile, 0) << v.name;
     EXPECT_EQ(e.warp_specialized, v.mech.warp_specialized) << v.name;
+    EXPECT_EQ(e.load_bytes, v.mech.load == LoadPath::ldg ? v.mech.load_bytes : 0) << v.name;
   }
+  // The uncoalesced teaching variant is held to its 2-byte loads, k2 to its 16-byte vectors.
+  EXPECT_EQ(expect_for(*find_variant("k2_f16_128x128x32_s2_teach_uncoalesced")).load_bytes, 2);
+  EXPECT_EQ(expect_for(*find_variant("k2_f16_128x128x32_s2")).load_bytes, 16);
 }
 
 // ----- the command ----------------------------------------------------------------------------

@@ -38,6 +38,7 @@ void add_fuzz(CLI::App& app, int* rc);
 void add_tune(CLI::App& app, int* rc);
 void add_plot(CLI::App& app, int* rc);
 void add_diagnose(CLI::App& app, int* rc);
+void add_trace(CLI::App& app, int* rc);
 
 // The command line as main() received it (diagnose hands its problem flags to the child it profiles).
 void set_raw_args(int argc, char** argv);

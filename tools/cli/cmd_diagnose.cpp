@@ -41,6 +41,8 @@ diagnose::Prediction predict(const Variant& v, const Problem& p, const plan::Arc
   const double prods_b = p.batch > 1 && p.stride_b == 0 ? 1 : double(p.batch);
   pr.ideal_bytes = double(p.m) * p.k * ea * prods_a + double(p.n) * p.k * eb * prods_b + double(p.m) * p.n * ed * p.batch;
   if (p.reads_c()) pr.ideal_bytes += double(p.m) * p.n * dtype_bytes(*p.c_type) * p.batch;
+  if (v.tile.bk > 0) pr.k_tiles = int((p.k + v.tile.bk - 1) / v.tile.bk);
+  pr.persistent = v.mech.order == TileOrder::persistent;
   return pr;
 }
 
@@ -68,14 +70,17 @@ std::vector<std::string> child_args(const std::vector<std::string>& raw) {
   return out;
 }
 
+// The last `n` characters of ncu's output, for a message that says why.
+std::string tail(const std::string& s, size_t n = 2000) { return s.size() > n ? "..." + s.substr(s.size() - n) : s; }
+
 // Runs ncu; a metric this ncu does not know (another GPU, another release) is dropped and the run
-// repeated, so the rest are still collected. *dropped lists them.
+// repeated, so the rest are still collected. *dropped lists them; *log is ncu's whole output.
 Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::string>& args, std::string* csv,
-               std::vector<std::string>* dropped) {
+               std::vector<std::string>* dropped, std::string* log) {
   std::string self, err;
   if (!toolchain::self_exe(&self, &err)) return Status::error(StatusCode::io_error, err);
   std::vector<std::string> metrics = diagnose::metric_names();
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
     std::vector<std::string> a = diagnose::ncu_args(diagnose::kernel_regex(v), self, args);
     for (size_t i = 0; i + 1 < a.size(); ++i)  // this attempt's metric list
       if (a[i] == "--metrics") {
@@ -86,6 +91,7 @@ Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::
     toolchain::RunResult r;
     if (!toolchain::run(ncu, a, &r, &err)) return Status::error(StatusCode::io_error, "cannot run " + ncu + ": " + err);
     const std::string all = r.out + r.err;
+    *log = all;
     std::vector<std::string> unknown;
     for (const std::string& m : metrics)
       if (all.find("metric " + m) != std::string::npos || all.find("'" + m + "'") != std::string::npos ||
@@ -93,8 +99,7 @@ Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::
         if (all.find("ERROR") != std::string::npos) unknown.push_back(m);
     if (r.status == 0 || unknown.empty()) {
       if (r.status != 0 && r.out.find("\"ID\"") == std::string::npos)
-        return Status::error(StatusCode::cuda_error, "ncu exited " + std::to_string(r.status) + ": " +
-                                                            all.substr(0, std::min<size_t>(all.size(), 2000)));
+        return Status::error(StatusCode::cuda_error, "ncu exited " + std::to_string(r.status) + "; its output ends:\n" + tail(all));
       *csv = r.out;
       return Status::success();
     }
@@ -142,7 +147,7 @@ void add_diagnose(CLI::App& app, int* rc) {
       *rc = fail(s);
       return;
     }
-    std::string csv, source;
+    std::string csv, source, ncu_log;
     std::vector<std::string> dropped;
     if (!a->from_csv.empty()) {
       std::ifstream f(a->from_csv, std::ios::binary);
@@ -171,14 +176,16 @@ void add_diagnose(CLI::App& app, int* rc) {
         *rc = kNoGpu;
         return;
       }
-      if (Status s = run_ncu(ncu, *v, child_args(raw_args()), &csv, &dropped); !s.ok()) {
+      if (Status s = run_ncu(ncu, *v, child_args(raw_args()), &csv, &dropped, &ncu_log); !s.ok()) {
         *rc = fail(s);
         return;
       }
       source = ncu + " (one launch, --clock-control none)";
     }
     diagnose::Counters c;
-    if (Status s = diagnose::parse_ncu_csv(csv, v->symbol, &c); !s.ok()) {
+    // The kernel template, as ncu was told (a launcher may run another instantiation of it).
+    if (Status s = diagnose::parse_ncu_csv(csv, diagnose::kernel_pattern(*v), &c); !s.ok()) {
+      if (!ncu_log.empty()) s.message += "; ncu profiled --kernel-name regex:" + diagnose::kernel_regex(*v) + ", its output ends:\n" + tail(ncu_log);
       *rc = fail(s);
       return;
     }

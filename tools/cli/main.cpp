@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   add_tune(app, &rc);
   add_plot(app, &rc);
   add_diagnose(app, &rc);
+  add_trace(app, &rc);
   set_raw_args(argc, argv);
   try {
     app.parse(argc, argv);

@@ -42,9 +42,10 @@ struct Counters {
 // Reads `ncu --csv --page raw` text: the header row (first field "ID", a "Kernel Name" column),
 // an optional units row, one row per launch; other lines (the application's output, ==PROF==
 // lines) are skipped. Numbers may carry thousands separators; "n/a" is not reported. Takes the
-// first launch whose (mangled) kernel name matches the registry symbol `symbol`
-// (toolchain::symbol_matches; any launch when empty). Refuses text without a header or without a
-// matching launch, saying which.
+// first launch whose (mangled) kernel name matches `symbol` (toolchain::symbol_matches: a
+// substring, '*' matching anything; any launch when empty) -- diagnose passes kernel_pattern(v),
+// the form ncu was told to profile. Refuses text without a header or without a matching launch,
+// saying which.
 Status parse_ncu_csv(const std::string& text, const std::string& symbol, Counters* out);
 
 enum class Verdict {
@@ -53,7 +54,8 @@ enum class Verdict {
   uncoalesced,         // most of each loaded sector unused: sectors per request high
   stage_starvation,    // coalesced loads, warps waiting on the pipeline (barrier / scoreboard)
   occupancy_collapse,  // one CTA per SM by smem or registers, latency stalls, little achieved occupancy
-  latency_bound,       // too little work: a small grid or a launch of a few microseconds
+  latency_bound,       // too little work: a small grid, a launch of a few microseconds, or tiles
+                       // so short in K that filling and draining the ring is most of each
   unclear,             // none of the rules holds: the numbers are shown, no verdict forced
 };
 const char* to_string(Verdict v);
@@ -69,6 +71,8 @@ struct Prediction {
   int min_stages = 0;             // plan::estimate_stages: operands from DRAM (worst case)
   int min_stages_l2 = 0;          //   operands from L2 (latency only)
   double ideal_bytes = 0;         // A and B read once, D written once (C read once when used)
+  int k_tiles = 0;                // per output tile: ceil(K / BK)
+  bool persistent = false;        // one CTA walks tiles (TileOrder::persistent): the ring never drains between them
 };
 
 // One rule's number: what was measured, against which threshold, and whether it decided.
@@ -88,13 +92,18 @@ struct Diagnosis {
 
 // The rules, in order (the first that holds is the verdict; docs/diagnose.md says why):
 //   latency_bound       grid < half the SMs, or the launch < 5 us
-//   uncoalesced         LSU global loads present and < 50% of each sector's bytes used
+//   uncoalesced         LDG (or LDGSTS) bytes used per sector in (0, 50%) -- 0 means no such
+//                       load was measured -- or more than 16 L1 sectors per global load request
+//                       (LDG and LDGSTS): no coalesced warp access of any vector width needs more
 //   compute_bound       tensor pipe >= 60% busy
 //   memory_bound        DRAM throughput >= 60% of peak
+//   latency_bound       short K: not persistent and k_tiles <= 4 x (stages - 1), i.e. filling
+//                       and draining the ring is at least half of every tile's mainloop
 //   occupancy_collapse  past a cliff: one stage fewer would fit more CTAs per SM (the planner),
 //                       achieved occupancy < 25%, and the pipeline's waits (long scoreboard +
 //                       barrier + wait + sleeping) >= 40% of the warps' stall cycles
 //   stage_starvation    coalesced loads and those waits >= 40%
+// Beside them: the warps' top 3 stall reasons, each as its share of all stalls.
 Diagnosis classify(const Counters& c, const Prediction& p);
 
 // The report: the verdict and why, the evidence table, the prediction beside ncu's numbers.
@@ -111,7 +120,12 @@ bool locate_ncu(const std::string& hint, std::string* path, std::string* err);
 std::vector<std::string> ncu_args(const std::string& kernel_regex, const std::string& exe,
                                   const std::vector<std::string>& child_args);
 
-// ncu's --kernel-name regex of a variant: its registry symbol, each '*' as ".*".
+// What ncu profiles of a variant: its family's kernel template, the part of Variant::symbol
+// before the first '*' ("k5_ws_tma_wgmma_kernel"; a ladder symbol, the name tag, has none), since
+// a launcher may run another instantiation than the registered one (k5 on K <= 512 launches its
+// short-K config). The report prints the mangled name that ran.
+std::string kernel_pattern(const Variant& v);
+// ncu's --kernel-name regex of a variant: kernel_pattern, then anything.
 std::string kernel_regex(const Variant& v);
 
 }  // namespace pipegemm::diagnose

@@ -32,6 +32,7 @@ struct KernelDesc {
   DType in = DType::f16, acc = DType::f32;
   PipelineKind pipeline = PipelineKind::cp_async_ring;
   MmaKind mma = MmaKind::mma_sync;
+  bool pingpong = false;    // k5: the two consumers on alternate 64-row tiles (Mechanism::pingpong)
   int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
   std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
   int static_smem = 0;      // __shared__ arrays, bytes

@@ -77,6 +77,8 @@ struct Expect {
   bool expect_overlap = true;
   int mma_per_k_tile = 0;             // 0 = not checked
   bool warp_specialized = false;
+  int load_bytes = 0;                 // > 0: a load of the loop moves this many bytes per thread
+                                      // (LDG.E.U16 = 2, LDG.E = 4, .64 = 8, .128 = 16); 0 = not checked
 };
 // A registered kernel's expectations, derived from its typed fields (Variant::mech, tile).
 Expect expect_for(const Variant& v);

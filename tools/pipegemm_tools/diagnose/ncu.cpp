@@ -83,6 +83,11 @@ const std::vector<std::string>& metric_names() {
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+        // cp.async (LDGSTS) on its own, around L1 (.cg, the ladder's) or through it (.ca): the
+        // LDG-only one above reads 0 for these kernels (H200: k4's .cg reads 100%). The L1
+        // sectors and requests of op_ld count LDGSTS too (H200: requests = LDGSTS executed).
+        "smsp__sass_average_data_bytes_per_sector_mem_global_op_ldgsts_cache_bypass.pct",
+        "smsp__sass_average_data_bytes_per_sector_mem_global_op_ldgsts_cache_access.pct",
         "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum",
         "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
         "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active",
@@ -161,10 +166,8 @@ std::vector<std::string> ncu_args(const std::string& kernel_regex, const std::st
   return a;
 }
 
-std::string kernel_regex(const Variant& v) {
-  std::string r;
-  for (char ch : v.symbol) r += ch == '*' ? std::string(".*") : std::string(1, ch);  // symbols are [A-Za-z0-9_*]
-  return r;
-}
+std::string kernel_pattern(const Variant& v) { return v.symbol.substr(0, v.symbol.find('*')); }
+
+std::string kernel_regex(const Variant& v) { return kernel_pattern(v) + ".*"; }  // symbols are [A-Za-z0-9_*]
 
 }  // namespace pipegemm::diagnose

@@ -48,17 +48,20 @@ Status tma_rules(const KernelDesc& k) {
     return bad("a stage of " + str(ring_bytes_per_stage(k)) + " bytes is past the mbarrier tx-count range (< 1 MB)");
   if (k.family != "k5_ws_tma_wgmma") return {};
   const std::string f = "k5_ws_tma_wgmma: ";
-  if (k.bm != 128) return bad(f + "two consumer warpgroups of 64 rows each: BM must be 128, not " + str(k.bm));
+  const int tile_rows = k.pingpong ? 64 : 128;  // ping-pong: each consumer its own 64-row tile
+  if (k.bm != tile_rows)
+    return bad(f + (k.pingpong ? "one consumer warpgroup per 64-row tile (ping-pong)" : "two consumer warpgroups of 64 rows each") +
+               ": BM must be " + str(tile_rows) + ", not " + str(k.bm));
   if (k.bn != 256) return bad(f + "one wgmma m64n256k16 covers the CTA tile's N: BN must be 256, not " + str(k.bn));
   if (k.bk * eb != 128)
     return bad(f + "a K-major row of a slot is exactly one 128-byte swizzle span: BK must be " + str(128 / eb) +
                " for " + to_string(k.in) + ", not " + str(k.bk));
   if ((k.bm * k.bk * eb) % 1024 || (k.bn * k.bk * eb) % 1024)
     return bad(f + "every wgmma operand tile starts on a 1024-byte swizzle boundary (stage tiles of whole KB)");
-  const int threads = 128 * (1 + k.bm / 64);
+  const int threads = 128 * (1 + 2);
   if (k.threads != threads)
-    return bad(f + "one producer and " + str(k.bm / 64) + " consumer warpgroups: " + str(threads) +
-               " threads per CTA, not " + str(k.threads));
+    return bad(f + "one producer and 2 consumer warpgroups: " + str(threads) + " threads per CTA, not " +
+               str(k.threads));
   return {};
 }
 

@@ -1,5 +1,6 @@
 // plot/: the drawing vocabulary of the charts -- a picture with a frame, axes (linear or log10)
-// with ticks and grid, polylines, dots, text, and a legend at the right -- as plain SVG text.
+// with ticks and grid, polylines, dots, rectangles, text, and a legend at the right -- as plain
+// SVG text. `pipegemm trace` draws its timeline with it too (another size: Svg(w, h)).
 #pragma once
 
 #include <algorithm>
@@ -53,9 +54,9 @@ struct Axis {
 
 class Svg {
  public:
-  Svg() {
-    o_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << kH << "\" viewBox=\"0 0 "
-       << kW << " " << kH << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+  explicit Svg(double w = kW, double h = kH) {
+    o_ << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 "
+       << w << " " << h << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
        << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   }
   void line(double x0, double y0, double x1, double y1, const std::string& color, double w = 1, bool dash = false) {
@@ -71,6 +72,15 @@ class Svg {
   void dot(double x, double y, const std::string& color, const std::string& title) {
     o_ << "<circle cx=\"" << num(x, 6) << "\" cy=\"" << num(y, 6) << "\" r=\"3\" fill=\"" << color << "\"><title>"
        << esc(title) << "</title></circle>\n";
+  }
+  // A filled box; `cls` (a class attribute, for tests and styling) and `title` (a tooltip) when given.
+  void rect(double x, double y, double w, double h, const std::string& fill, double opacity = 1,
+            const std::string& cls = "", const std::string& title = "") {
+    o_ << "<rect" << (cls.empty() ? "" : " class=\"" + esc(cls) + "\"") << " x=\"" << num(x, 6) << "\" y=\"" << num(y, 6)
+       << "\" width=\"" << num(std::max(w, 0.0), 6) << "\" height=\"" << num(h, 6) << "\" fill=\"" << fill << "\"";
+    if (opacity < 1) o_ << " fill-opacity=\"" << num(opacity) << "\"";
+    if (title.empty()) o_ << "/>\n";
+    else o_ << "><title>" << esc(title) << "</title></rect>\n";
   }
   void text(double x, double y, const std::string& s, const char* anchor = "start", int size = 12, double rotate = 0) {
     o_ << "<text x=\"" << num(x, 6) << "\" y=\"" << num(y, 6) << "\" text-anchor=\"" << anchor << "\" font-size=\"" << size

@@ -63,11 +63,14 @@ report::Document document(const ListReport& r) {
        {"requires.activations", "", Show::data},
        {"mechanism.load", "", Show::data}, {"mechanism.mma", "", Show::data},
        {"mechanism.pipeline", "", Show::data}, {"mechanism.order", "", Show::data},
-       {"mechanism.epilogue", "", Show::data}, {"symbol", "", Show::data}, {"capabilities", "computes"}});
+       {"mechanism.epilogue", "", Show::data}, {"symbol", "", Show::data}, {"teaching", "", Show::data},
+       {"capabilities", "computes"}});
   for (const Variant* p : r.variants) {
     const Variant& v = *p;
     const Mechanism& m = v.mech;
-    t.add({v.name, v.family, Cell(v.rung, v.rung < 0 ? "peer" : "k" + std::to_string(v.rung)),
+    // A teaching variant (issue 14) says so where the rung is read.
+    t.add({v.name, v.family,
+           Cell(v.rung, v.rung < 0 ? "peer" : "k" + std::to_string(v.rung) + (v.teaching.empty() ? "" : " teaching")),
            report::text_cell(std::string(to_string(v.a_type)) + "/" + to_string(v.acc_type) + "/" + to_string(v.d_type)),
            report::text_cell(tile_text(v.tile)),
            Cell(v.tile.smem_bytes, v.tile.smem_bytes ? std::to_string(v.tile.smem_bytes / 1024) + " KB" : "-"),
@@ -78,7 +81,8 @@ report::Document document(const ListReport& r) {
            v.req.ld_multiple, v.req.d_align(), v.req.ldd_mult(), v.req.a_mn_major, v.req.b_mn_major, v.req.scale,
            v.req.c_apart, v.req.c_f32, v.req.batch, v.req.bias_per_row, v.req.bias_per_col, activations(v.req),
            to_string(m.load), to_string(m.mma), to_string(m.pipeline), to_string(m.order), to_string(m.epilogue),
-           v.symbol.empty() ? report::Value(nullptr) : report::Value(v.symbol), describe_capabilities(v)});
+           v.symbol.empty() ? report::Value(nullptr) : report::Value(v.symbol),
+           v.teaching.empty() ? report::Value(nullptr) : report::Value(v.teaching), describe_capabilities(v)});
   }
   return d;
 }

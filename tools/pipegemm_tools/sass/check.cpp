@@ -12,6 +12,17 @@ namespace {
 
 bool contains(const Loop& a, const Loop& b) { return a.head <= b.head && b.branch <= a.branch && !(a.head == b.head && a.branch == b.branch); }
 
+// Bytes per thread of a global load: its size modifier (U8/S8, U16/S16, 64, 128), else 32 bits.
+int load_width(const Instr& i) {
+  for (const std::string& m : i.mods) {
+    if (m == "U8" || m == "S8") return 1;
+    if (m == "U16" || m == "S16") return 2;
+    if (m == "64") return 8;
+    if (m == "128") return 16;
+  }
+  return 4;
+}
+
 }  // namespace
 
 Verdict check_function(const Function& f, const Expect& e) {
@@ -156,6 +167,17 @@ Verdict check_function(const Function& f, const Expect& e) {
     if (!e.warp_specialized || v.gate.addr < 0) v.gate = g;
     const bool ok = g.addr >= 0;
     v.checks.push_back({"gate", ok, ok ? "waits in the loop: " + all : "no BAR.SYNC, DEPBAR or mbarrier wait in the loop"});
+  }
+
+  // ----- load width: the loop's loads are as wide as the load path says -------------------------
+  if (e.load_bytes > 0) {
+    int width_ok = 0, loads = 0;
+    for (const Instr* i : body)
+      if (in(e.load_ops, *i)) ++loads, width_ok += load_width(*i) == e.load_bytes;
+    v.checks.push_back({"load width", width_ok > 0,
+                        std::to_string(width_ok) + " of " + std::to_string(loads) + " loads in the loop move " +
+                            std::to_string(e.load_bytes) + " bytes per thread" +
+                            (width_ok ? "" : ": none as wide as the load path says (merged or split by the compiler?)")});
   }
 
   // ----- MMA count per iteration = the non-pipelined count, times the compiler's unroll -------

@@ -34,6 +34,9 @@ Expect expect_for(const Variant& v) {
   if (streams > 0 && v.tile.mma_m > 0 && v.tile.bm > 0)
     e.mma_per_k_tile = mma_per_k_tile(v.tile.bm, v.tile.bn, v.tile.bk, streams, v.tile.mma_m, v.tile.mma_n,
                                       v.tile.mma_k);
+  // LDG rungs: the width their load path names (k0's element, k2's 16-byte vector, a teaching
+  // variant's 2-byte column walk), so a compiler's merged or split loads cannot pass unseen.
+  if (m.load == LoadPath::ldg) e.load_bytes = m.load_bytes;
   return e;
 }
 

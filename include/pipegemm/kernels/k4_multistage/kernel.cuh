@@ -26,6 +26,7 @@
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "pipegemm/pipeline/ring_state.cuh"
 #include "pipegemm/pipeline/tile_scheduler.cuh"
+#include "pipegemm/pipeline/trace.cuh"
 
 namespace pipegemm::kernels::k4 {
 
@@ -138,6 +139,8 @@ CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const t
 
   pipeline::RingState<STAGES> smem_read;  // slot the MMAs consume
   pipeline::RingState<STAGES> smem_write; // slot the next cp.async group fills
+  // Trace (empty unless PIPEGEMM_TRACE): lane 0 of each warp records; tiles counted per CTA.
+  PIPEGEMM_TRACE_LANE(trace, warp, tid / 32, tid % 32 == 0);
 
   // The fetch side runs STAGES-1 k_tiles ahead of the MMAs, across tile boundaries: one
   // cp.async group per call (empty past this CTA's last k_tile, so the group count that
@@ -149,6 +152,7 @@ CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const t
       common::g2s_cp_async_k_tile(g2s_atom, g2s, k_begin + fetch_k, smem_write.index, M - fetch_tile.m * BM,
                                   N - fetch_tile.n * BN, K - (k_begin + fetch_k) * BK,
                                   int64_t(fetch_tile.m) * BM * lda, int64_t(fetch_tile.n) * BN * ldb);
+      PIPEGEMM_TRACE_STAMP(trace, load_issued, fetch_local, fetch_k, smem_write.index);
       ++smem_write;
       if (++fetch_k == k_tiles) {
         fetch_k = 0;
@@ -164,16 +168,19 @@ CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const t
   // Fill STAGES-1 slots, one group each; the last slot stays free for the first mainloop
   // fetch. Wait only for the oldest group, then load k_block 0 of slot 0 into registers so
   // the mainloop starts with an MMA. Paid once per CTA: later tiles find their slots full.
+  PIPEGEMM_TRACE_STAMP(trace, tile_begin, 0, -1, -1);
   CUTE_UNROLL
   for (int s = 0; s < STAGES - 1; ++s) fetch_k_tile();
   cp_async_wait<STAGES - 2>();
   __syncthreads();
+  PIPEGEMM_TRACE_STAMP(trace, stage_full, 0, 0, smem_read.index);
   constexpr int k_blocks = decltype(size<2>(tCrA))::value;  // BK / MMA_K
   common::s2r_k_block(s2r, 0, smem_read.index);
 
 #pragma unroll 1
   for (int local = 0; local < my_tiles; ++local) {
     const pipeline::TileCoord tile = tile_of(local);
+    PIPEGEMM_TRACE_STAMP_IF(local > 0, trace, tile_begin, local, -1, -1);
     // ===== MAINLOOP ===================================================================
     // Three streams overlap: the cp.async group of k_tile+STAGES-1 (issued at k_block 0)
     // flies under this k_tile's MMAs; the ldmatrix of k_block+1 is issued before k_block's
@@ -182,18 +189,27 @@ CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const t
     // next tile's first, at the end of a tile -- is prefetched.
 #pragma unroll 1
     for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+      // Trace: the k_tile's MMAs are two spans, split by the wait for the next slot (whose
+      // k_tile is the next tile's first at the end of a tile).
+      PIPEGEMM_TRACE_STAMP(trace, mma_begin, local, k_tile, smem_read.index);
       CUTE_UNROLL
       for (int k_block = 0; k_block < k_blocks; ++k_block) {
         const int k_block_next = (k_block + 1) % k_blocks;
         if (k_block == k_blocks - 1) {
+          PIPEGEMM_TRACE_STAMP(trace, mma_end, local, k_tile, smem_read.index);
           cp_async_wait<STAGES - 2>();
           __syncthreads();
+          PIPEGEMM_TRACE_STAMP(trace, stage_released, local, k_tile, smem_read.index);
           ++smem_read;
+          PIPEGEMM_TRACE_STAMP_IF(k_tile + 1 < k_tiles || local + 1 < my_tiles, trace, stage_full,
+                                  local + (k_tile + 1 == k_tiles), (k_tile + 1) % k_tiles, smem_read.index);
+          PIPEGEMM_TRACE_STAMP(trace, mma_begin, local, k_tile, (smem_read.index + STAGES - 1) % STAGES);
         }
         common::s2r_k_block(s2r, k_block_next, smem_read.index);
         if (k_block == 0) fetch_k_tile();
         common::mma_k_block(tiled_mma, tCrD, tCrA(_, _, k_block), tCrB(_, _, k_block));
       }
+      PIPEGEMM_TRACE_STAMP(trace, mma_end, local, k_tile, (smem_read.index + STAGES - 1) % STAGES);
     }
 
     // ===== EPILOGUE ===================================================================
@@ -202,17 +218,24 @@ CUTE_DEVICE void k4_multistage_body(typename Cfg::TD* __restrict__ Dptr, const t
     // first (the trailing groups are empty fences; the barrier retires every warp's last
     // ldmatrix). Persistent: the staging tile has its own smem and the ring keeps filling;
     // the next write to it follows at least one mainloop barrier, so all reads of it are done.
+    PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, local, -1, -1);
     if constexpr (!Cfg::kPersistent) {
       cp_async_wait<0>();
       __syncthreads();
     }
     if constexpr (kSplitK) {
-      if (gridDim.y > 1 && !k4_split_reduce<Cfg>(tCrD, split)) return;  // another CTA finishes the tile
+      if (gridDim.y > 1 && !k4_split_reduce<Cfg>(tCrD, split)) {  // another CTA finishes the tile
+        PIPEGEMM_TRACE_STAMP(trace, epilogue_end, local, -1, -1);
+        PIPEGEMM_TRACE_STAMP(trace, tile_end, local, -1, -1);
+        return;
+      }
     }
     common::epilogue_smem<TD, BM, BN, Cfg::kNumThreads>(
         thr_mma, tCrD, reinterpret_cast<TD*>(smem_raw + Cfg::kEpilogueOffset),
         Dptr + int64_t(tile.m) * BM * ldd + int64_t(tile.n) * BN, ldd, M - tile.m * BM, N - tile.n * BN);
     clear(tCrD);
+    PIPEGEMM_TRACE_STAMP(trace, epilogue_end, local, -1, -1);
+    PIPEGEMM_TRACE_STAMP(trace, tile_end, local, -1, -1);
   }
 }
 

@@ -15,6 +15,7 @@
 
 #include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
+#include "pipegemm/pipeline/trace.cuh"
 
 namespace pipegemm::kernels::k4_seed {
 
@@ -129,6 +130,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   int k_tile_next = 0;                         // next k_tile to fetch from global
   pipeline::RingState<STAGES> smem_read;       // slot the MMA consumes (seed: ismem_read)
   pipeline::RingState<STAGES> smem_write;      // slot the next G2S fills (seed: ismem_write)
+  // Trace (empty unless PIPEGEMM_TRACE): lane 0 of each warp records; one tile per CTA (tile 0).
+  PIPEGEMM_TRACE_LANE(trace, warp, tid / 32, tid % 32 == 0);
+  PIPEGEMM_TRACE_STAMP(trace, tile_begin, 0, -1, -1);
 
   // ===== PROLOGUE =====================================================================
   // Fill STAGES-1 slots; each k_tile is one cp.async group. Leave one slot free so the
@@ -138,6 +142,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
     if (k_tile_next < k_tiles) {
       copy(g2s_copy, tAgA(_, _, _, k_tile_next), tAsA_w(_, _, _, smem_write.index));
       copy(g2s_copy, tBgB(_, _, _, k_tile_next), tBsB_w(_, _, _, smem_write.index));
+      PIPEGEMM_TRACE_STAMP(trace, load_issued, 0, k_tile_next, smem_write.index);
     }
     cp_async_fence();
     ++k_tile_next;
@@ -145,6 +150,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   }
   cp_async_wait<STAGES - 2>();  // the oldest group (slot 0) has landed; the rest stay in flight
   __syncthreads();
+  PIPEGEMM_TRACE_STAMP(trace, stage_full, 0, 0, smem_read.index);
 
   constexpr int k_blocks = size<2>(tCrA);  // BK / MMA_K
   // First S2R of k_block 0 so the mainloop starts with an MMA.
@@ -157,13 +163,19 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   // last k_block wait for the next slot (wait<STAGES-2> + barrier) and move the read slot.
 #pragma unroll 1
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
+    // Trace: the k_tile's MMAs are two spans, split by the wait for the next slot.
+    PIPEGEMM_TRACE_STAMP(trace, mma_begin, 0, k_tile, smem_read.index);
 #pragma unroll
     for (int k_block = 0; k_block < k_blocks; ++k_block) {
       const int k_block_next = (k_block + 1) % k_blocks;
       if (k_block == k_blocks - 1) {
+        PIPEGEMM_TRACE_STAMP(trace, mma_end, 0, k_tile, smem_read.index);
         cp_async_wait<STAGES - 2>();
         __syncthreads();
+        PIPEGEMM_TRACE_STAMP(trace, stage_released, 0, k_tile, smem_read.index);
         ++smem_read;
+        PIPEGEMM_TRACE_STAMP_IF(k_tile + 1 < k_tiles, trace, stage_full, 0, k_tile + 1, smem_read.index);
+        PIPEGEMM_TRACE_STAMP(trace, mma_begin, 0, k_tile, (smem_read.index + STAGES - 1) % STAGES);
       }
       copy(s2r_copy_a, tAsA(_, _, k_block_next, smem_read.index), tCrA_view(_, _, k_block_next));
       copy(s2r_copy_b, tBsB(_, _, k_block_next, smem_read.index), tCrB_view(_, _, k_block_next));
@@ -171,6 +183,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
         if (k_tile_next < k_tiles) {
           copy(g2s_copy, tAgA(_, _, _, k_tile_next), tAsA_w(_, _, _, smem_write.index));
           copy(g2s_copy, tBgB(_, _, _, k_tile_next), tBsB_w(_, _, _, smem_write.index));
+          PIPEGEMM_TRACE_STAMP(trace, load_issued, 0, k_tile_next, smem_write.index);
           ++smem_write;
         }
         ++k_tile_next;
@@ -178,11 +191,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
       }
       gemm(tiled_mma, tCrD, tCrA(_, _, k_block), tCrB(_, _, k_block), tCrD);
     }
+    PIPEGEMM_TRACE_STAMP(trace, mma_end, 0, k_tile, (smem_read.index + STAGES - 1) % STAGES);
   }
 
   // ===== DRAIN ========================================================================
   // Nothing to compute: the last k_tile's MMAs ran in the mainloop. The trailing groups are
   // empty fences; wait for them so no cp.async is in flight when the CTA exits.
+  PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, 0, -1, -1);
   cp_async_wait<0>();
 
   // ===== EPILOGUE =====================================================================
@@ -197,6 +212,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
     for (int i = 0; i < size(tCrD); ++i) tCrD_out(i) = T(tCrD(i));
     copy(tCrD_out, tDgD);
   }
+  PIPEGEMM_TRACE_STAMP(trace, epilogue_end, 0, -1, -1);
+  PIPEGEMM_TRACE_STAMP(trace, tile_end, 0, -1, -1);
 }
 
 }  // namespace pipegemm::kernels::k4_seed

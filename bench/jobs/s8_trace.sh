@@ -1,0 +1,31 @@
+# Issue 14 item 3: `pipegemm trace` on the H200 for the first time -- a traced build of its own
+# (build/trace, -DPIPEGEMM_TRACE=ON, only the CLI), then the seed kernel, k4 and k4 persistent on
+# the seed shape: each traced launch verified against the CPU reference, its Perfetto JSON (all
+# in traces_json.tar.gz: $OUT holds 8 files at most) and its SVG timeline ($OUT/<variant>.svg:
+# copied as they are to docs/trace/, where the README shows them), then `verify` of the same
+# kernels from the traced binary (untraced launches).
+# k5 records nothing until its stamps are in (docs/trace.md, "k5"); the run says so and goes on.
+# The session's own build ($BUILD) is not used: `scripts/gpu_session.sh bench/jobs/s8_trace.sh
+# pipegemm_sass_fixtures` keeps it to almost nothing.
+TRACE_BUILD=build/trace
+t_trace=$(date +%s)
+cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF >> "$OUT/build.log" 2>&1 &&
+  cmake --build $TRACE_BUILD -j 16 --target pipegemm_cli >> "$OUT/build.log" 2>&1
+echo "# traced build rc=$? in $(( $(date +%s) - t_trace ))s" | tee -a "$OUT/run.log"
+PGT=$PWD/$TRACE_BUILD/pipegemm
+# pgt ARGS...: the traced pipegemm, logged like pg.
+pgt() {
+  echo; echo "\$ pipegemm(traced) $*"
+  "$PGT" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
+mkdir -p "$OUT/json"
+TRACED="seed_f16_128x128x32_s3 k4_f16_256x128x64_s3 k4_f16_256x128x64_s3_persistent k5_f16_128x256x64_s4"
+for k in $TRACED; do
+  pgt trace --kernel $k --shape 81920x256x256 --dtype f16 --seed 20261201 --out "$OUT/json/$k.json" --svg "$OUT/$k.svg"
+done
+# A second k4 run: how much the numbers move from launch to launch.
+pgt trace --kernel k4_f16_256x128x64_s3 --seed 20261201 --json --out "$OUT/json/k4_again.json" --svg "$OUT/json/k4_again.svg"
+pgt verify --shape 81920x256x256 --kernel $TRACED --no-peers --seed 20261201
+tar czf "$OUT/traces_json.tar.gz" -C "$OUT/json" . && rm -rf "$OUT/json"

@@ -1,0 +1,102 @@
+// Trace stamps: a kernel marks its pipeline's moments (pipegemm/trace.hpp's Event) so that
+// `pipegemm trace` can draw them (docs/trace.md). The macros are EMPTY unless the unit is
+// compiled with PIPEGEMM_TRACE (cmake -DPIPEGEMM_TRACE=ON): a normal build's kernels are the
+// same code as without them (scripts/trace_sass_check.py compares the SASS).
+//
+//   PIPEGEMM_TRACE_LANE(lane, role, index, records);      once per recording role, first
+//   PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot);
+//   PIPEGEMM_TRACE_STAMP_IF(cond, lane, event, tile, k_tile, slot);
+//
+// `role` is a Role word (warp, producer, consumer), `index` the warp or role index, `records`
+// whether this thread is the one that records for the role (lane 0 of a warp, thread 0 of a
+// warpgroup): only that thread reads clocks and writes. Arguments are not evaluated when off,
+// so they may be expressions written for the trace alone.
+//
+// A recording lane holds its chunk of the buffer ([next, end), two registers); a stamp is a
+// clock read and a 40-byte store by one thread, an atomicAdd only every Buffer::kChunk records.
+#pragma once
+
+#include "pipegemm/trace.hpp"
+
+#if defined(PIPEGEMM_TRACE) && defined(__CUDACC__)
+#include <cuda_runtime.h>
+
+#include "pipegemm/arch/timer.cuh"
+
+namespace pipegemm::trace {
+namespace detail {
+using ArmFn = cudaError_t (*)(Buffer*);
+bool add_unit(ArmFn arm);  // src/core/trace.cu: arm() calls every unit's function
+}  // namespace detail
+
+namespace {
+// This unit's pointer to the buffer. Kernels are built without relocatable device code, so each
+// translation unit has its own copy; it registers a setter below, and trace::arm sets them all.
+__device__ Buffer* g_buffer = nullptr;
+cudaError_t arm_this_unit(Buffer* b) { return cudaMemcpyToSymbol(g_buffer, &b, sizeof b); }
+[[maybe_unused]] const bool g_registered = detail::add_unit(&arm_this_unit);
+}  // namespace
+
+// A recording lane's state (trace::Lane is the host's: a lane's spans); the
+// CTA and SM are read again at each stamp (special registers) rather than held in registers.
+struct Recorder {
+  uint32_t next = 0, end = 0;  // the claimed chunk [next, end)
+  uint8_t role = 0, index = 0;
+  bool on = false;
+};
+
+__device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile, int slot) {
+  if (!l.on) return;
+  Buffer* b = g_buffer;
+  // %globaltimer before clock64: the timer only lags true time, so a sync read this way never
+  // puts its SM ahead (the host aligns SMs by the largest globaltimer - clock / rate).
+  const uint64_t ns = e == Event::clock_sync ? arch::globaltimer_ns() : 0;
+  const uint64_t clock = arch::clock_cycles();
+  if (l.next == l.end) {
+    l.next = atomicAdd(&b->claimed, Buffer::kChunk);
+    l.end = l.next + Buffer::kChunk;
+  }
+  const uint32_t i = l.next++;
+  if (i >= b->capacity) {
+    atomicAdd(&b->dropped, 1u);
+    return;
+  }
+  Record r{};
+  r.clock = clock;
+  r.ns = ns;
+  r.cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  r.tile = tile;
+  r.k_tile = k_tile;
+  r.sm = uint16_t(arch::sm_id());
+  r.event = uint8_t(e);
+  r.role = l.role;
+  r.lane = l.index;
+  r.slot = uint8_t(slot < 0 ? 255 : slot);
+  reinterpret_cast<Record*>(reinterpret_cast<unsigned char*>(b) + Buffer::kRecordsOffset)[i] = r;
+}
+
+__device__ __forceinline__ Recorder lane_begin(Role role, int index, bool records) {
+  Recorder l;
+  const Buffer* b = g_buffer;
+  l.on = records && b != nullptr && arch::sm_id() < b->sm_limit;
+  l.role = uint8_t(role);
+  l.index = uint8_t(index);
+  stamp(l, Event::clock_sync, -1, -1, -1);
+  return l;
+}
+
+}  // namespace pipegemm::trace
+
+#define PIPEGEMM_TRACE_LANE(lane, role, index, records) \
+  ::pipegemm::trace::Recorder lane = ::pipegemm::trace::lane_begin(::pipegemm::trace::Role::role, (index), (records))
+#define PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot) \
+  ::pipegemm::trace::stamp(lane, ::pipegemm::trace::Event::event, (tile), (k_tile), (slot))
+#define PIPEGEMM_TRACE_STAMP_IF(cond, lane, event, tile, k_tile, slot) \
+  do {                                                                 \
+    if (cond) PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot);   \
+  } while (0)
+#else
+#define PIPEGEMM_TRACE_LANE(lane, role, index, records)
+#define PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot)
+#define PIPEGEMM_TRACE_STAMP_IF(cond, lane, event, tile, k_tile, slot)
+#endif
