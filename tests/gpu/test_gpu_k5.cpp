@@ -144,6 +144,7 @@ TEST(K5Refusal, GpusOtherThanSm90AreRefused) {
   for (const Variant& v : variants()) {
     if (v.family != "k5_ws_tma_wgmma") continue;
     Problem p = problem(256, 256, 64, v.a_type, v.d_type);
+    p.acc_type = v.acc_type;  // s8: s32 accumulation
     EXPECT_TRUE(check_variant(v, p, 90).ok()) << v.name;
     EXPECT_EQ(check_variant(v, p, 80).code, StatusCode::not_supported) << v.name;
     EXPECT_EQ(check_variant(v, p, 100).code, StatusCode::not_supported) << v.name;
