@@ -4,7 +4,7 @@ without a stamp, compiled the same way (no GPU needed; docs/trace.md).
 
     scripts/trace_sass_check.py [--against REV] [--arch 80 90a] [--unit NAME ...] [--traced] [-j N] [--cutlass DIR]
 
-For each kernel unit below (the seed kernel, k4, k4 persistent: the units the trace pictures
+For each kernel unit below (the seed kernel, k4, k4 persistent, k5 and its ping-pong: the units the trace pictures
 show) and each arch, two cubins from one nvcc command line, PIPEGEMM_TRACE undefined:
   new  the working tree's headers, stamps and all;
   old  the same include/ tree with every header that includes pipeline/trace.cuh stripped of
@@ -27,13 +27,17 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The variants.def lines of the traced kernels, as CMake's generated units have them.
+# The variants.def lines of the traced kernels, as CMake's generated units have them, and the
+# archs each is built for (k5: sm_90a only).
 UNITS = {
-    "seed_f16_128_128_32_3": ('kernels/k4_multistage_seed.cuh', "PIPEGEMM_SEED(f16, 128, 128, 32, 3)"),
+    "seed_f16_128_128_32_3": ('kernels/k4_multistage_seed.cuh', "PIPEGEMM_SEED(f16, 128, 128, 32, 3)", None),
     "k4_f16_256_128_64_3_4_2_8": ('pipegemm/kernels/k4_multistage/kernel.cuh"\n#include "kernels/ladder_variant.cuh',
-                                  "PIPEGEMM_K4(f16, 256, 128, 64, 3, 4, 2, 8)"),
+                                  "PIPEGEMM_K4(f16, 256, 128, 64, 3, 4, 2, 8)", None),
     "k4_persistent_f16_256_128_64_3_4_2_8": ('pipegemm/kernels/k4_multistage/kernel.cuh"\n#include "kernels/ladder_variant.cuh',
-                                             "PIPEGEMM_K4_PERSISTENT(f16, 256, 128, 64, 3, 4, 2, 8)"),
+                                             "PIPEGEMM_K4_PERSISTENT(f16, 256, 128, 64, 3, 4, 2, 8)", None),
+    # plain, nocluster and packed launches of one kernel family, the general form included
+    "k5_f16_128_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5(f16, 128, 256, 64, 4, 2)", ["90a"]),
+    "k5_pingpong_f16_64_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5_PINGPONG(f16, 64, 256, 64, 4, 2)", ["90a"]),
 }
 TRACE_INCLUDE = '#include "pipegemm/pipeline/trace.cuh"'
 
@@ -46,7 +50,7 @@ def strip_trace(text):
         if line.strip() == TRACE_INCLUDE:
             continue
         if skipping or re.match(r"\s*PIPEGEMM_TRACE_", line):
-            skipping = not line.rstrip().endswith(";")
+            skipping = not line.split("//")[0].rstrip().endswith(";")  # a trailing comment may follow
             continue
         out.append(line)
     return "".join(out)
@@ -98,6 +102,10 @@ def nvcc(unit, include, arch, out, cutlass, extra):
     return r.returncode, r.stderr
 
 
+def unit_archs(asked, built_for):
+    return [ar for ar in asked if built_for is None or ar in built_for]
+
+
 def registers(log):
     """ptxas -v: 'Used N registers' and spill stores per kernel entry, as one short string."""
     regs = re.findall(r"Used (\d+) registers", log)
@@ -127,11 +135,11 @@ def main():
     old_inc, new_inc = make_overlay(tmp, a.against), os.path.join(ROOT, "include")
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(a.j) as pool:
-        for name, (header, line) in units.items():
+        for name, (header, line, archs) in units.items():
             unit = os.path.join(tmp, name + ".cu")
             with open(unit, "w") as f:
                 f.write(f'#include "{header}"\n{line}\n')
-            for arch in a.arch:
+            for arch in unit_archs(a.arch, archs):
                 for side, inc in (("old", old_inc), ("new", new_inc)):
                     out = os.path.join(tmp, f"{name}.sm_{arch}.{side}.cubin")
                     jobs[(name, arch, side)] = (out, pool.submit(nvcc, unit, inc, arch, out, cutlass, ["-cubin", "-Xptxas=-v"]))
@@ -140,8 +148,8 @@ def main():
                     jobs[(name, arch, "traced")] = (out, pool.submit(nvcc, unit, new_inc, arch, out, cutlass,
                                                                      ["-c", "-DPIPEGEMM_TRACE", "-Xptxas=-v"]))
     ok = True
-    for name in units:
-        for arch in a.arch:
+    for name, (_, _, archs) in units.items():
+        for arch in unit_archs(a.arch, archs):
             res = {side: (out, fut.result()) for (n, ar, side), (out, fut) in jobs.items() if n == name and ar == arch}
             failed = [s for s, (_, (rc, _)) in res.items() if rc != 0]
             if failed:

@@ -92,7 +92,7 @@ Status run_trace(const TraceRequest& r, TraceReport* out) {
   if (!(s = calibrate(records, m.clock_ghz, &stamps)).ok()) return s;
   if (stamps.empty())
     return Status::error(StatusCode::not_supported, v->name + " recorded no stamps: its kernel has none (the seed kernel "
-                                                              "and k4 have; docs/trace.md says where a kernel's go)");
+                                                              "k4 and k5 have; docs/trace.md says where a kernel's go)");
   rep.timeline = build_timeline(stamps);
   rep.summary = summarize(rep.timeline);
   *out = std::move(rep);

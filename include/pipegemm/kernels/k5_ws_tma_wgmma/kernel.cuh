@@ -43,6 +43,7 @@
 #include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
 #include "pipegemm/pipeline/tile_scheduler.cuh"
+#include "pipegemm/pipeline/trace.cuh"
 
 namespace pipegemm::kernels::k5 {
 
@@ -555,6 +556,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_a);
       arch::tma_prefetch_descriptor(&tmap_b);
       State w = pipeline::make_producer_start_state<STAGES>();
+      // Trace (empty unless PIPEGEMM_TRACE): this thread records the producer; tiles are counted
+      // per CTA ((item - cluster_idx) / cluster_cnt).
+      PIPEGEMM_TRACE_LANE(trace, producer, 0, true);
       const int b_rows = BN / cluster_m;  // rows of B this CTA loads (and multicasts)
       const uint16_t mask = uint16_t((1u << cluster_m) - 1);
       for (int item = cluster_idx; item < work; item += cluster_cnt) {
@@ -568,8 +572,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           bt_a = general.a_bcast ? 0 : bt;
           bt_b = general.b_bcast ? 0 : bt;
         }
+        PIPEGEMM_TRACE_STAMP(trace, tile_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
         for (int kt = 0; kt < k_tiles; ++kt) {
           pipe.producer_acquire(w);
+          PIPEGEMM_TRACE_STAMP(trace, slot_free, (item - cluster_idx) / cluster_cnt, kt, w.index);
           uint64_t* full = pipe.full_barrier(w);
           TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
           if constexpr (Cfg::kGeneral) {
@@ -584,8 +590,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
               arch::tma_load_2d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, full, mask);
           }
           pipe.producer_commit(w, Cfg::kStageBytes);  // A + both halves of B land here
+          PIPEGEMM_TRACE_STAMP(trace, load_issued, (item - cluster_idx) / cluster_cnt, kt, w.index);
           ++w;
         }
+        PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
       }
     }
     __syncwarp();
@@ -593,6 +601,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // ============================== CONSUMERS ==============================
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
     const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
+    // Trace: thread 0 of each consumer records (tiles as the producer counts them).
+    PIPEGEMM_TRACE_LANE(trace, consumer, c, tid_wg == 0);
     const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
     // Who stages a tile's bias: the 256 consumer threads, or (ping-pong) the consumer's own 128.
     // The thread's index among them is re-read where used: held through the mainloop, its one
@@ -632,6 +642,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
+      PIPEGEMM_TRACE_STAMP(trace, tile_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
       // This thread's elements of the tile's bias (their bits), staged after the mainloop.
       uint32_t bias_v[kBiasPerThread] = {};
       if constexpr (Cfg::kGeneral) {
@@ -653,12 +664,15 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // group of kt has been issued and that of kt-1 has retired.
       State prev = r;
       for (int kt = 0; kt < k_tiles; ++kt) {
+        PIPEGEMM_TRACE_STAMP(trace, stage_wait, (item - cluster_idx) / cluster_cnt, kt, r.index);
         pipe.consumer_wait(r);
+        PIPEGEMM_TRACE_STAMP(trace, stage_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
         // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
         const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + row_c * BK);
         const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + r.index * (BN * BK));
         constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
+        PIPEGEMM_TRACE_STAMP(trace, mma_begin, (item - cluster_idx) / cluster_cnt, kt, r.index);
         arch::wgmma_fence();
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
@@ -669,7 +683,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
         }
         arch::wgmma_wait_group<1>();
-        if (kt > 0) pipe.consumer_release(prev, tid_wg);
+        if (kt > 0) {  // group kt-1 has retired
+          PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, kt - 1, prev.index);
+          pipe.consumer_release(prev, tid_wg);
+          PIPEGEMM_TRACE_STAMP(trace, stage_released, (item - cluster_idx) / cluster_cnt, kt - 1, prev.index);
+        }
         prev = r;
         ++r;
       }
@@ -683,7 +701,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // next tile's k_tiles, can reuse it while this warpgroup runs the epilogue.
       arch::wgmma_wait_group<0>();
       arch::wgmma_fence_operands(acc);
+      PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, k_tiles - 1, prev.index);
       pipe.consumer_release(prev, tid_wg);
+      PIPEGEMM_TRACE_STAMP(trace, stage_released, (item - cluster_idx) / cluster_cnt, k_tiles - 1, prev.index);
       if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
 
       // ============================== EPILOGUE ==============================
@@ -692,6 +712,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // runs; a buffer is rewritten only after its previous store has read it (wait_group.read).
       // Deferred store: only the fp32 -> TD packing happens here; the chunks are written and
       // stored under the next tile's first k_tiles of wgmma (see the MAINLOOP).
+      PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
       if constexpr (Cfg::kDeferredStore) {
         // Chunks a short mainloop had no k_tile for go out now, then this tile becomes pending.
         if (has_pending)
@@ -710,6 +731,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
+      PIPEGEMM_TRACE_STAMP(trace, epilogue_end, (item - cluster_idx) / cluster_cnt, -1, -1);
+      PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
       if (has_pending)
