@@ -57,6 +57,7 @@ struct Mechanism {
   bool pingpong = false;       // consumers take turns on whole tiles (one's epilogue under the other's MMAs)
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
+  bool b_resident = false;     // B loaded into shared memory once and kept for every tile (N <= BN, short K)
   // > 1: K split over up to this many CTAs per output tile when tiles alone leave SMs idle; each
   // writes fp32 partials, the last to finish sums them in split order (bitwise repeatable).
   int split_k = 0;

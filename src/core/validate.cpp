@@ -191,6 +191,9 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x) {
     return refuse("N=" + fmt_i(p.n) + " is not a multiple of " + fmt_i(r.n_multiple));
   if (p.k % r.k_multiple)
     return refuse("K=" + fmt_i(p.k) + " is not a multiple of " + fmt_i(r.k_multiple));
+  if ((r.max_n && p.n > r.max_n) || (r.max_k && p.k > r.max_k))
+    return refuse("holds all of B in shared memory: N <= " + fmt_i(r.max_n) + " and K <= " + fmt_i(r.max_k) +
+                  " (this problem: N=" + fmt_i(p.n) + " K=" + fmt_i(p.k) + ")");
   {
     struct { const char* n; int64_t v; int mult; DType t; } lds[] = {{"lda", p.lda, r.ld_multiple, p.a_type},
                                                                      {"ldb", p.ldb, r.ld_multiple, p.b_type},

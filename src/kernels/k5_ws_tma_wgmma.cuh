@@ -33,10 +33,11 @@ template <> struct K5Element<DType::i32> { using T = int32_t; };
 // written out under the next tile's wgmma; measured 111% of cuBLAS on 4096x4096x256 against
 // 104% for 3 stages / 4 buffers); fp32 D (too many registers to defer) -> 3 stages and 4
 // epilogue buffers, so the stores drain under the next mainloop.
-// Ping-pong hides the tile's stores under the other consumer's mainloop already: its own config.
+// Ping-pong hides the tile's stores under the other consumer's mainloop already, and B-resident is a
+// short-K form of its own (deferred stores): their own configs.
 template <class Cfg>
 using K5ShortK = std::conditional_t<
-    Cfg::kPingpong, Cfg,
+    Cfg::kPingpong || Cfg::kBResident, Cfg,
     std::conditional_t<
     sizeof(typename Cfg::TD) == 2,
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
@@ -71,7 +72,9 @@ struct K5Variant {
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<Cfg>;
   static constexpr int64_t kShortK = 512;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
-  static constexpr bool kPlainOnly = Cfg::kInt8;
+  // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
+  // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
+  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x (the attribute lives in *attr;
@@ -170,7 +173,12 @@ struct K5Variant {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
-      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8: the plain TN GEMM only");
+      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8 / B-resident: the plain TN GEMM only");
+      if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
+        if (p.n > Cfg::BN || p.k > Cfg::kMaxK)
+          return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");
+        return launch_with<Cfg>(p, x, s, 1);
+      }
       if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
       return launch_with<Cfg>(p, x, s, cluster);
     } else {
@@ -219,7 +227,7 @@ struct K5Variant {
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
                               std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
-                              (Cfg::kPingpong ? "1" : "0") + "E";
+                              (Cfg::kPingpong ? "1" : "0") + "ELb" + (Cfg::kBResident ? "1" : "0") + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
@@ -228,6 +236,12 @@ struct K5Variant {
     // and 1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*):
     // by name only until a tune entry can pick it where it wins.
     if constexpr (Cfg::kPingpong) v.auto_candidate = false;
+    if constexpr (Cfg::kBResident) {
+      v.req.max_n = Cfg::BN;
+      v.req.max_k = Cfg::kMaxK;
+      v.mech.b_resident = true;
+      v.auto_candidate = false;  // until measured beside the ring form on the memory-bound suite
+    }
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
     // s8: the plain TN GEMM only (kPlainOnly; the full semantics of s8 are k0's).
@@ -292,6 +306,15 @@ struct K5Variant {
     using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
                                       bm, bn, bk, s, e, false, false, false, false, true>;            \
     out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e)))); \
+  }                                                                                                  \
+  }
+// _B_RESIDENT: B loaded once and kept in smem (N <= BN, K <= s * bk), deferred stores, no clusters.
+#define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e)                                                 \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+                                      bm, bn, bk, s, e, true, false, false, false, false, true>;      \
+    out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \

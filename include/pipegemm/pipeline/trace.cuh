@@ -12,8 +12,9 @@
 // warpgroup): only that thread reads clocks and writes. Arguments are not evaluated when off,
 // so they may be expressions written for the trace alone.
 //
-// A recording lane holds its chunk of the buffer ([next, end), two registers); a stamp is a
-// clock read and a 40-byte store by one thread, an atomicAdd only every Buffer::kChunk records.
+// A recording lane holds the buffer's address and its chunk of it ([next, end), four registers);
+// a stamp is a clock read and a 40-byte store by one thread, no load, an atomicAdd only every
+// Buffer::kChunk records.
 #pragma once
 
 #include "pipegemm/trace.hpp"
@@ -37,30 +38,34 @@ cudaError_t arm_this_unit(Buffer* b) { return cudaMemcpyToSymbol(g_buffer, &b, s
 [[maybe_unused]] const bool g_registered = detail::add_unit(&arm_this_unit);
 }  // namespace
 
-// A recording lane's state (trace::Lane is the host's: a lane's spans); the
-// CTA and SM are read again at each stamp (special registers) rather than held in registers.
+// A recording lane's state (trace::Lane is the host's: a lane's spans): the buffer and the claimed
+// chunk [next, end), clipped to the buffer's capacity when claimed, so that a stamp reads no memory
+// -- in k5 a stamp sits between a wgmma group's retirement and the next group's issue, where
+// two dependent loads (the pointer, the capacity) per stamp cost a third of the kernel's speed
+// (session 9). The CTA and SM are read again at each stamp (special registers).
 struct Recorder {
-  uint32_t next = 0, end = 0;  // the claimed chunk [next, end)
+  Buffer* buffer = nullptr;
+  uint32_t next = 0, end = 0;
   uint8_t role = 0, index = 0;
   bool on = false;
 };
 
 __device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile, int slot) {
   if (!l.on) return;
-  Buffer* b = g_buffer;
   // %globaltimer before clock64: the timer only lags true time, so a sync read this way never
   // puts its SM ahead (the host aligns SMs by the largest globaltimer - clock / rate).
   const uint64_t ns = e == Event::clock_sync ? arch::globaltimer_ns() : 0;
   const uint64_t clock = arch::clock_cycles();
-  if (l.next == l.end) {
-    l.next = atomicAdd(&b->claimed, Buffer::kChunk);
-    l.end = l.next + Buffer::kChunk;
+  if (l.next == l.end) {  // claim the next chunk; past the capacity it is empty: the stamp is dropped
+    l.next = atomicAdd(&l.buffer->claimed, Buffer::kChunk);
+    l.end = min(l.next + Buffer::kChunk, l.buffer->capacity);
+    if (l.next >= l.end) {
+      l.next = l.end;
+      atomicAdd(&l.buffer->dropped, 1u);
+      return;
+    }
   }
   const uint32_t i = l.next++;
-  if (i >= b->capacity) {
-    atomicAdd(&b->dropped, 1u);
-    return;
-  }
   Record r{};
   r.clock = clock;
   r.ns = ns;
@@ -72,13 +77,13 @@ __device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile
   r.role = l.role;
   r.lane = l.index;
   r.slot = uint8_t(slot < 0 ? 255 : slot);
-  reinterpret_cast<Record*>(reinterpret_cast<unsigned char*>(b) + Buffer::kRecordsOffset)[i] = r;
+  reinterpret_cast<Record*>(reinterpret_cast<unsigned char*>(l.buffer) + Buffer::kRecordsOffset)[i] = r;
 }
 
 __device__ __forceinline__ Recorder lane_begin(Role role, int index, bool records) {
   Recorder l;
-  const Buffer* b = g_buffer;
-  l.on = records && b != nullptr && arch::sm_id() < b->sm_limit;
+  l.buffer = g_buffer;
+  l.on = records && l.buffer != nullptr && arch::sm_id() < l.buffer->sm_limit;
   l.role = uint8_t(role);
   l.index = uint8_t(index);
   stamp(l, Event::clock_sync, -1, -1, -1);

@@ -113,7 +113,7 @@ std::string timeline_svg(const Meta& m, const Timeline& t, const Summary& s, con
     lx += 40 + 6.5 * double(std::string(label).size());
   }
   svg.text(12, 112, "G\u2192S: each load from issue to stage full, one thin bar per load in flight; MMA: the k_tiles' MMAs "
-                    "(mma.sync: issued), in their slot's colour; dashed: a tile starts", "start", 11);
+                    "(mma.sync: issued; wgmma: issue to retired), in their slot's colour; dashed: a tile starts", "start", 11);
 
   for (double tick : x.ticks()) {
     svg.line(x.at(tick), kTop - 6, x.at(tick), height - kBottom + 4, "#eeeeee");

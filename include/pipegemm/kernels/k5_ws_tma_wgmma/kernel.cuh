@@ -79,9 +79,13 @@ struct K5Smem {
 // sharing a (128, BN) one -- consumer c computes the CTA's work items c, c + 2, ...; the ring
 // delivers them in order, so one consumer's epilogue runs while the other's wgmma use the tensor
 // cores (CUTLASS's ping-pong schedule). Each slot has one reader.
+// B_RESIDENT_ (plain form, N <= BN, K <= STAGES * BK: tall-skinny, short-K problems): B is one tile
+// for the whole problem, so it is loaded once -- k_tile kt of it into B slot kt, with the CTA's
+// first tile's A k_tiles -- and stays; afterwards the ring carries A alone. A tile then moves its
+// A in and its D out and nothing else (the ring form re-reads B, 2/3 of its bytes, every tile).
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
           bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
-          bool PINGPONG_ = false>
+          bool PINGPONG_ = false, bool B_RESIDENT_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -92,6 +96,8 @@ struct K5Config {
   using TAcc = std::conditional_t<kInt8, int32_t, float>;  // accumulator registers
   static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = Wgmma::kK;
   static constexpr bool kPingpong = PINGPONG_;
+  static constexpr bool kBResident = B_RESIDENT_;
+  static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
   static constexpr int kConsumers = 2;                       // consumer warpgroups
   static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
   static constexpr int kNumThreads = 128 * (1 + kConsumers); // + the producer warpgroup
@@ -143,6 +149,7 @@ struct K5Config {
 
   static_assert(BM == kWgmmaM * kTileConsumers, "a consumer owns 64 rows of a tile: 128-row tiles, or 64 in ping-pong");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
+  static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
   static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
@@ -578,6 +585,16 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           PIPEGEMM_TRACE_STAMP(trace, slot_free, (item - cluster_idx) / cluster_cnt, kt, w.index);
           uint64_t* full = pipe.full_barrier(w);
           TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
+          if constexpr (Cfg::kBResident) {
+            // B's k_tile kt goes into B slot kt with the first tile's A (the same full barrier), once.
+            const bool first = item == cluster_idx;
+            arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
+            if (first) arch::tma_load_2d(sB + kt * (BN * BK), &tmap_b, kt * BK, 0, full);
+            pipe.producer_commit(w, first ? Cfg::kStageBytes : Cfg::kStageBytesA);
+            PIPEGEMM_TRACE_STAMP(trace, load_issued, (item - cluster_idx) / cluster_cnt, kt, w.index);
+            ++w;
+            continue;
+          }
           if constexpr (Cfg::kGeneral) {
             load_operand<Cfg, Cfg::kAMn>(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, BM, bt_a, full, 0);
             load_operand<Cfg, Cfg::kBMn>(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, b_rows, bt_b, full,
@@ -669,7 +686,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         PIPEGEMM_TRACE_STAMP(trace, stage_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
         // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
         const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + row_c * BK);
-        const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + r.index * (BN * BK));
+        const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + (Cfg::kBResident ? kt : r.index) * (BN * BK));
         constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         PIPEGEMM_TRACE_STAMP(trace, mma_begin, (item - cluster_idx) / cluster_cnt, kt, r.index);
