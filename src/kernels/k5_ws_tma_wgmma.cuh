@@ -54,7 +54,8 @@ using K5ShortK = std::conditional_t<
 // mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized);
 // 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
-// tile order's band height, for tuning.
+// tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
+// for tuning.
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
 // problem that is not the plain TN GEMM, whatever its K.
@@ -114,12 +115,18 @@ struct K5Variant {
     return cached[cluster] = std::max(n, 1);
   }
 
+  // Tuning knobs from the environment (0 / unset: the defaults below).
+  static int env_int(const char* name) {
+    const char* e = std::getenv(name);
+    return e ? std::max(0, std::atoi(e)) : 0;
+  }
   static int raster_group_override() {
-    static const int g = [] {
-      const char* e = std::getenv("PIPEGEMM_K5_RASTER_GROUP");
-      return e ? std::max(0, std::atoi(e)) : 0;
-    }();
+    static const int g = env_int("PIPEGEMM_K5_RASTER_GROUP");
     return g;
+  }
+  static int max_ctas_override() {  // at most this many persistent CTAs (e.g. 128 of 132 SMs)
+    static const int n = env_int("PIPEGEMM_K5_MAX_CTAS");
+    return n;
   }
 
   template <class C>
@@ -156,7 +163,8 @@ struct K5Variant {
 
     // Persistent grid: every resident cluster, at most one per work unit (of every product).
     const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles * int(p.batch);
-    const int clusters = std::min(units, max_active_clusters<C>(cluster));
+    int clusters = std::min(units, max_active_clusters<C>(cluster));
+    if (max_ctas_override() >= cluster) clusters = std::min(clusters, max_ctas_override() / cluster);
     const int raster_group = raster_group_override() > 0 ? raster_group_override()
                                                          : std::max(1, 16 / cluster);  // 2048 rows of A per band
 

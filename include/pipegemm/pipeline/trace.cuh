@@ -12,7 +12,7 @@
 // warpgroup): only that thread reads clocks and writes. Arguments are not evaluated when off,
 // so they may be expressions written for the trace alone.
 //
-// A recording lane holds the buffer's address and its chunk of it ([next, end), four registers);
+// A recording lane holds the buffer's address, its chunk of it ([next, end)), its CTA and SM;
 // a stamp is a clock read and a 40-byte store by one thread, no load, an atomicAdd only every
 // Buffer::kChunk records.
 #pragma once
@@ -42,10 +42,12 @@ cudaError_t arm_this_unit(Buffer* b) { return cudaMemcpyToSymbol(g_buffer, &b, s
 // chunk [next, end), clipped to the buffer's capacity when claimed, so that a stamp reads no memory
 // -- in k5 a stamp sits between a wgmma group's retirement and the next group's issue, where
 // two dependent loads (the pointer, the capacity) per stamp cost a third of the kernel's speed
-// (session 9). The CTA and SM are read again at each stamp (special registers).
+// (session 9); the CTA and SM are read once too.
 struct Recorder {
   Buffer* buffer = nullptr;
   uint32_t next = 0, end = 0;
+  uint32_t cta = 0;  // the linear CTA index and the SM, read once
+  uint16_t sm = 0;
   uint8_t role = 0, index = 0;
   bool on = false;
 };
@@ -69,10 +71,10 @@ __device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile
   Record r{};
   r.clock = clock;
   r.ns = ns;
-  r.cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  r.cta = l.cta;
   r.tile = tile;
   r.k_tile = k_tile;
-  r.sm = uint16_t(arch::sm_id());
+  r.sm = l.sm;
   r.event = uint8_t(e);
   r.role = l.role;
   r.lane = l.index;
@@ -83,7 +85,9 @@ __device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile
 __device__ __forceinline__ Recorder lane_begin(Role role, int index, bool records) {
   Recorder l;
   l.buffer = g_buffer;
-  l.on = records && l.buffer != nullptr && arch::sm_id() < l.buffer->sm_limit;
+  l.sm = uint16_t(arch::sm_id());
+  l.cta = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  l.on = records && l.buffer != nullptr && l.sm < l.buffer->sm_limit;
   l.role = uint8_t(role);
   l.index = uint8_t(index);
   stamp(l, Event::clock_sync, -1, -1, -1);

@@ -700,10 +700,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
         }
         arch::wgmma_wait_group<1>();
-        if (kt > 0) {  // group kt-1 has retired
+        if (kt > 0) {  // group kt-1 has retired (its slot goes back at once: no stage_released stamp)
           PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, kt - 1, prev.index);
           pipe.consumer_release(prev, tid_wg);
-          PIPEGEMM_TRACE_STAMP(trace, stage_released, (item - cluster_idx) / cluster_cnt, kt - 1, prev.index);
         }
         prev = r;
         ++r;
@@ -720,7 +719,6 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       arch::wgmma_fence_operands(acc);
       PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, k_tiles - 1, prev.index);
       pipe.consumer_release(prev, tid_wg);
-      PIPEGEMM_TRACE_STAMP(trace, stage_released, (item - cluster_idx) / cluster_cnt, k_tiles - 1, prev.index);
       if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
 
       // ============================== EPILOGUE ==============================
