@@ -168,14 +168,21 @@ struct LadderVariant {
   }
 };
 
+// A ladder line's entry as LadderVariant::make gives it.
+template <class Cfg>
+Variant as_registered(Variant v, const char*) {
+  return v;
+}
+
 }  // namespace pipegemm::detail
 
 // ---- the table's ladder lines (variants.def) -----------------------------------------------
 // Each defines the line's Name tag (which puts the variant's name into the kernel's mangled
 // symbol) and its registration function. `params` are the config's template arguments before
-// the Name tag, `tail` those after it.
+// the Name tag, `tail` those after it; `finish<Cfg>(variant, note)` has the last word on the
+// entry (the ladder's lines: as registered; a teaching line: teaching_variant.cuh).
 #define PIPEGEMM_ARGS(...) __VA_ARGS__
-#define PIPEGEMM_LADDER_ENTRY(name, family, rung, t, Config, kernel, params, tail)                 \
+#define PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, tail, finish, note) \
   namespace pipegemm::detail {                                                                       \
   namespace {                                                                                        \
   struct name {                                                                                      \
@@ -184,9 +191,11 @@ struct LadderVariant {
   }                                                                                                  \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
     using Cfg = kernels::Config<LadderOps<types::t>, PIPEGEMM_ARGS params, name tail>;              \
-    out.push_back(LadderVariant<types::t, Cfg, &kernels::kernel<Cfg>>::make(family, rung));          \
+    out.push_back(finish<Cfg>(LadderVariant<types::t, Cfg, &kernels::kernel<Cfg>>::make(family, rung), note)); \
   }                                                                                                  \
   }
+#define PIPEGEMM_LADDER_ENTRY(name, family, rung, t, Config, kernel, params, tail) \
+  PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, tail, as_registered, nullptr)
 #define PIPEGEMM_K0(t, bm, bn, bk, wm, wn)                                                            \
   PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K0(t, bm, bn, bk, wm, wn), "k0_simple", 0, t, k0::SimpleConfig, \
                         k0::k0_simple_kernel, (bm, bn, bk, wm, wn), )

@@ -33,19 +33,9 @@ Variant teaching_entry(Variant v, const char* lesson) {
 
 }  // namespace pipegemm::detail
 
-#define PIPEGEMM_TEACHING_ENTRY(name, family, rung, t, Config, kernel, params, lesson)              \
-  namespace pipegemm::detail {                                                                   \
-  namespace {                                                                                    \
-  struct name {                                                                                  \
-    static constexpr const char* kName = PIPEGEMM_STR(name);                                   \
-  };                                                                                             \
-  }                                                                                              \
-  void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                 \
-    using Cfg = kernels::Config<LadderOps<types::t>, PIPEGEMM_ARGS params, name>;               \
-    out.push_back(teaching_entry<Cfg>(LadderVariant<types::t, Cfg, &kernels::kernel<Cfg>>::make(family, rung), \
-                                      lesson));                                                  \
-  }                                                                                              \
-  }
+// A teaching line: the ladder's entry, finished by teaching_entry with its lesson.
+#define PIPEGEMM_TEACHING_ENTRY(name, family, rung, t, Config, kernel, params, lesson) \
+  PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, , teaching_entry, lesson)
 
 // k2 with A read down its columns (kernels/teaching/k2_uncoalesced_a.cuh).
 #define PIPEGEMM_K2_TEACH_UNCOALESCED(t, bm, bn, bk, wm, wn)                                          \
