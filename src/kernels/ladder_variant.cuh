@@ -179,8 +179,9 @@ Variant as_registered(Variant v, const char*) {
 // ---- the table's ladder lines (variants.def) -----------------------------------------------
 // Each defines the line's Name tag (which puts the variant's name into the kernel's mangled
 // symbol) and its registration function. `params` are the config's template arguments before
-// the Name tag, `tail` those after it; `finish<Cfg>(variant, note)` has the last word on the
-// entry (the ladder's lines: as registered; a teaching line: teaching_variant.cuh).
+// the Name tag, `tail` those after it (", true": wrapped in PIPEGEMM_ARGS again on its way down,
+// or its comma would split it); `finish<Cfg>(variant, note)` has the last word on the entry (the
+// ladder's lines: as registered; a teaching line: teaching_variant.cuh).
 #define PIPEGEMM_ARGS(...) __VA_ARGS__
 #define PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, tail, finish, note) \
   namespace pipegemm::detail {                                                                       \
@@ -195,7 +196,7 @@ Variant as_registered(Variant v, const char*) {
   }                                                                                                  \
   }
 #define PIPEGEMM_LADDER_ENTRY(name, family, rung, t, Config, kernel, params, tail) \
-  PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, tail, as_registered, nullptr)
+  PIPEGEMM_LADDER_ENTRY_AS(name, family, rung, t, Config, kernel, params, PIPEGEMM_ARGS(tail), as_registered, nullptr)
 #define PIPEGEMM_K0(t, bm, bn, bk, wm, wn)                                                            \
   PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K0(t, bm, bn, bk, wm, wn), "k0_simple", 0, t, k0::SimpleConfig, \
                         k0::k0_simple_kernel, (bm, bn, bk, wm, wn), )

@@ -44,6 +44,7 @@
 #include "pipegemm/pipeline/ring_state.cuh"
 #include "pipegemm/pipeline/tile_scheduler.cuh"
 #include "pipegemm/pipeline/trace.cuh"
+#include "pipegemm/trace.hpp"
 
 namespace pipegemm::kernels::k5 {
 
@@ -120,7 +121,8 @@ struct K5Config {
   // for the next tile's mainloop, which applies their activation and stores them one chunk per
   // k_tile under its wgmma: half the epilogue's arithmetic (the GELU's MUFU) and stores leave
   // the time the tensor cores wait. The values are the fp32 ones: the same rounding as before.
-  static constexpr bool kHalfDeferred = GENERAL_ && !PINGPONG_;
+  // Not in a traced build: the stamps' registers on top of the 64 would spill (docs/trace.md).
+  static constexpr bool kHalfDeferred = GENERAL_ && !PINGPONG_ && !trace::compiled_in();
   static constexpr bool kGeneral = GENERAL_;
   static constexpr bool kAMn = A_MN_, kBMn = B_MN_;
   static constexpr int kMnBox = 128 / int(sizeof(TA));  // MN-elements of an MN-major box (one 128-byte row)
