@@ -15,4 +15,4 @@ for t in f16 bf16; do
 done
 pg bench --suite bench/suites/epilogue_cost.txt --dtype f16 --kernel k5_f16_128x256x64_s4 cublaslt_f16 --reps 30 --rounds 2
 pg bench --suite bench/suites/epilogue.txt --dtype f16 --kernel k5_f16_128x256x64_s4 --reps 20 --rounds 2 --idle-ms 25
-pg fuzz --count 400 --dtype f16,bf16 --seed 20261204
+pg fuzz --count 300 --dtype f16,bf16 --seed 20261204
