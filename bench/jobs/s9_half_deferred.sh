@@ -5,6 +5,9 @@
 # layout x type x beta x epilogue x batch through k5's general form), fuzz over the semantics, the
 # epilogue's cost at 4096^3 (plain, bias, bias + GELU, beta C alternating three times; cuBLASLt with
 # its own epilogue beside it) in both protocols and types, and the layouts suite (NN / NT / TT vs TN).
+# Call 4 failed the semantics tests (the last tile of a CTA had its second half stored without its
+# activation: no next mainloop applied it); call 5 is this job again, the sustained and layout
+# runs left out (device time).
 # Run: scripts/gpu_session.sh bench/jobs/s9_half_deferred.sh pipegemm_cli pipegemm_gpu_tests
 gt pipegemm_gpu_tests 'K5*:GpuSemantics.*'
 pg verify --shape 1000x2040x4100 --layout NT --bias col --act gelu_tanh --beta 0.5 --c apart --kernel k5_f16_128x256x64_s4 --dtype f16
@@ -13,6 +16,4 @@ pg verify --shape 383x520x1000 --bias col --act relu --kernel k5_f16_f32out_128x
 for t in f16 bf16; do
   pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 cublaslt_${t} --reps 30 --rounds 2 --idle-ms 25
 done
-pg bench --suite bench/suites/epilogue_cost.txt --dtype f16 --kernel k5_f16_128x256x64_s4 cublaslt_f16 --reps 30 --rounds 2
-pg bench --suite bench/suites/epilogue.txt --dtype f16 --kernel k5_f16_128x256x64_s4 --reps 20 --rounds 2 --idle-ms 25
-pg fuzz --count 300 --dtype f16,bf16 --seed 20261204
+pg fuzz --count 200 --dtype f16,bf16 --seed 20261204

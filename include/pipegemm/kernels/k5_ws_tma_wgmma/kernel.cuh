@@ -801,8 +801,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
     }
     if constexpr (Cfg::kDeferredStore || Cfg::kHalfDeferred) {  // the last tile has no next mainloop to hide under
-      if (has_pending)
+      if (has_pending) {
+        // (a half-deferred tile's activation, else applied under the next tile's first wgmma)
+        if constexpr (Cfg::kHalfDeferred) activate_range<kHalf, Cfg::kAccRegs, kHalf>(pending_f, act);
         for (int ch = kFirstPending; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+      }
     }
     if (tid_wg == 0) arch::tma_store_wait_all<0>();  // smem stays alive until the stores are done
   }
