@@ -1,3 +1,5 @@
+# RECORD ONLY: the half-deferred general form this job measured was reverted (no gain: bias + GELU 1.040 vs 1.036
+# before, bench/results/2026-12-02_h200_s9_call5_half_deferred.log); the kernel is at 0c1834f again.
 # Session 9, call 4 (issue 13: bias + GELU <= 3% over no epilogue at 4096^3): k5's general form
 # half-deferred -- the epilogue writes the first half of a tile's chunks and keeps the second half's
 # fp32 values (64 registers) for the next tile's mainloop, which applies their activation under its

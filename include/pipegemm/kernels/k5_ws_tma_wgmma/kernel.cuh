@@ -44,7 +44,6 @@
 #include "pipegemm/pipeline/ring_state.cuh"
 #include "pipegemm/pipeline/tile_scheduler.cuh"
 #include "pipegemm/pipeline/trace.cuh"
-#include "pipegemm/trace.hpp"
 
 namespace pipegemm::kernels::k5 {
 
@@ -116,13 +115,6 @@ struct K5Config {
   static constexpr int kEpiBufBytes = kWgmmaM * 128;
   static constexpr int kEpiBufs = EPI_BUFS_;
   static constexpr bool kDeferredStore = DEFERRED_STORE_;
-  // The general form (cooperative) writes the first half of a tile's chunks in its epilogue and
-  // keeps the second half's fp32 values (64 registers, as many as a deferred tile's packed ones)
-  // for the next tile's mainloop, which applies their activation and stores them one chunk per
-  // k_tile under its wgmma: half the epilogue's arithmetic (the GELU's MUFU) and stores leave
-  // the time the tensor cores wait. The values are the fp32 ones: the same rounding as before.
-  // Not in a traced build: the stamps' registers on top of the 64 would spill (docs/trace.md).
-  static constexpr bool kHalfDeferred = GENERAL_ && !PINGPONG_ && !trace::compiled_in();
   static constexpr bool kGeneral = GENERAL_;
   static constexpr bool kAMn = A_MN_, kBMn = B_MN_;
   static constexpr int kMnBox = 128 / int(sizeof(TA));  // MN-elements of an MN-major box (one 128-byte row)
@@ -285,29 +277,7 @@ __device__ __forceinline__ void add_c_pairs(float (&acc)[Cfg::kAccRegs], const T
 // edges (the TMA store clips the rest), one element at a time: grouping them into arrays (16 or
 // 64 values) spilled 1-2 KB under the launch bound's 168 registers, which ptxas allocates
 // whatever setmaxnreg gives the consumers later.
-// The activation of elements [FROM, TO) of a fragment whose array starts at element BASE.
-template <int FROM, int TO, int BASE = 0, int N>
-__device__ __forceinline__ void activate_range(float (&v)[N], Activation act) {
-  switch (act) {  // one loop per activation: the switch is outside the elements
-    case Activation::relu:
-#pragma unroll
-      for (int i = FROM; i < TO; ++i) v[i - BASE] = common::activate(v[i - BASE], Activation::relu);
-      break;
-    case Activation::gelu_tanh:
-#pragma unroll
-      for (int i = FROM; i < TO; ++i) v[i - BASE] = common::activate(v[i - BASE], Activation::gelu_tanh);
-      break;
-    case Activation::gelu_erf:
-#pragma unroll
-      for (int i = FROM; i < TO; ++i) v[i - BASE] = common::activate(v[i - BASE], Activation::gelu_erf);
-      break;
-    default: break;
-  }
-}
-
-// ACT_END: the activation is applied to elements [0, ACT_END) here (a half-deferred tile's
-// second half gets its own under the next mainloop).
-template <class Cfg, int ACT_END = Cfg::kAccRegs>
+template <class Cfg>
 __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], const common::EpilogueArgs& e, int row0,
                                                int col0, int bt, int M, int N, int tid_wg, const float* sbias,
                                                int srow0) {
@@ -363,7 +333,21 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
       }
     }
   }
-  activate_range<0, ACT_END>(acc, e.act);
+  switch (e.act) {  // one loop per activation: the switch is outside the accumulators
+    case Activation::relu:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::relu);
+      break;
+    case Activation::gelu_tanh:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_tanh);
+      break;
+    case Activation::gelu_erf:
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_erf);
+      break;
+    default: break;
+  }
 }
 
 template <class T>
@@ -389,12 +373,9 @@ __device__ __forceinline__ uint32_t d_bits(TAcc v) {
 // Writes chunk `CH` (kEpiCols columns) of a consumer's (64, BN) accumulator tile into a
 // (64 rows, 128 bytes) smem buffer in the TMA 128-byte swizzle: 16-byte unit u of row r lives
 // at unit u ^ (r % 8). Rows 8h..8h+7 of one 8x8 matrix land in 8 distinct bank groups.
-// BASE: acc holds the fragment's elements from BASE on (a half-deferred tile's second half).
-template <class Cfg, int CH, int BASE = 0, int N>
-__device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc_)[N], uint8_t* buf, int warp,
+template <class Cfg, int CH>
+__device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc)[Cfg::kAccRegs], uint8_t* buf, int warp,
                                               int lane) {
-  // acc(i) below is the fragment's element i (static indices: the registers of acc_).
-  auto acc = [&](int i) -> typename Cfg::TAcc { return acc_[i - BASE]; };
   using TD = typename Cfg::TD;
   const uint32_t base = arch::smem_u32(buf);
   if constexpr (sizeof(TD) == 2) {
@@ -407,10 +388,10 @@ __device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc_)[N
       const int j = j0 + 2 * jp;
       const int unit = 2 * jp + (mi >> 1);             // 16-byte unit (8 columns) inside the row
       const uint32_t addr = base + row * 128 + ((unit ^ (row & 7)) << 4);
-      arch::stmatrix_x4(addr, pack_pair<TD>(acc(4 * j + 0), acc(4 * j + 1)),
-                        pack_pair<TD>(acc(4 * j + 2), acc(4 * j + 3)),
-                        pack_pair<TD>(acc(4 * j + 4), acc(4 * j + 5)),
-                        pack_pair<TD>(acc(4 * j + 6), acc(4 * j + 7)));
+      arch::stmatrix_x4(addr, pack_pair<TD>(acc[4 * j + 0], acc[4 * j + 1]),
+                        pack_pair<TD>(acc[4 * j + 2], acc[4 * j + 3]),
+                        pack_pair<TD>(acc[4 * j + 4], acc[4 * j + 5]),
+                        pack_pair<TD>(acc[4 * j + 6], acc[4 * j + 7]));
     }
   } else {
     // 4-byte D (f32, s32): 32 columns = 4 n8 blocks; each lane stores its two adjacent columns
@@ -424,9 +405,9 @@ __device__ __forceinline__ void write_d_chunk(const typename Cfg::TAcc (&acc_)[N
         const int unit = 2 * jj + ((lane & 3) >> 1);
         uint8_t* p = buf + row * 128 + ((unit ^ (row & 7)) << 4) + (lane & 1) * 8;
         if constexpr (std::is_same_v<typename Cfg::TAcc, float>)
-          *reinterpret_cast<float2*>(p) = make_float2(acc(4 * j + 2 * h), acc(4 * j + 2 * h + 1));
+          *reinterpret_cast<float2*>(p) = make_float2(acc[4 * j + 2 * h], acc[4 * j + 2 * h + 1]);
         else
-          *reinterpret_cast<uint2*>(p) = make_uint2(d_bits<TD>(acc(4 * j + 2 * h)), d_bits<TD>(acc(4 * j + 2 * h + 1)));
+          *reinterpret_cast<uint2*>(p) = make_uint2(d_bits<TD>(acc[4 * j + 2 * h]), d_bits<TD>(acc[4 * j + 2 * h + 1]));
       }
     }
   }
@@ -655,24 +636,14 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // Deferred store: the previous tile's D, packed, waiting to be written out under this
     // tile's wgmma (one chunk per k_tile).
     uint32_t pending[Cfg::kDeferredStore ? Cfg::kAccRegs / 2 : 1];
-    // Half-deferred (general form): the previous tile's second half, fp32, its activation not yet applied.
-    constexpr int kHalf = Cfg::kAccRegs / 2;
-    float pending_f[Cfg::kHalfDeferred ? kHalf : 1];
-    constexpr int kFirstPending = Cfg::kHalfDeferred ? Cfg::kEpiChunks / 2 : 0;  // the first chunk pending
     bool has_pending = false;
-    int pending_m0 = 0, pending_n0 = 0, pending_bt = 0;
-    Activation act = Activation::none;
-    if constexpr (Cfg::kGeneral) act = general.epi.act;
+    int pending_m0 = 0, pending_n0 = 0;
     constexpr auto kChunkSeq = std::make_integer_sequence<int, Cfg::kEpiChunks>{};
     auto store_pending_chunk = [&](auto ch) {
-      constexpr int CH = decltype(ch)::value;
       if constexpr (Cfg::kDeferredStore) {
+        constexpr int CH = decltype(ch)::value;
         store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk_packed<Cfg, CH>(pending, buf, tid_wg / 32, tid_wg % 32); },
                                d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg);
-      } else if constexpr (Cfg::kHalfDeferred && CH >= kFirstPending) {
-        store_d_chunk<Cfg, CH>(
-            [&](uint8_t* buf) { write_d_chunk<Cfg, CH, kHalf>(pending_f, buf, tid_wg / 32, tid_wg % 32); }, d_bufs,
-            &tmap_d, pending_m0, pending_n0, c, tid_wg, pending_bt);
       }
     };
 
@@ -725,12 +696,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
                                                          kt > 0 || kb > 0);
         arch::wgmma_commit_group();
-        if constexpr (Cfg::kHalfDeferred) {  // the previous tile's second half: its activation under the first wgmma
-          if (has_pending && kt == 0) activate_range<kHalf, Cfg::kAccRegs, kHalf>(pending_f, act);
-        }
-        if constexpr (Cfg::kDeferredStore || Cfg::kHalfDeferred) {
-          if (has_pending && kt < Cfg::kEpiChunks - kFirstPending)
-            with_chunk_index(kFirstPending + kt, store_pending_chunk, kChunkSeq);
+        if constexpr (Cfg::kDeferredStore) {
+          if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
         }
         arch::wgmma_wait_group<1>();
         if (kt > 0) {  // group kt-1 has retired (its slot goes back at once: no stage_released stamp)
@@ -770,42 +737,21 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         pending_n0 = n0;
         has_pending = true;
       } else {
-        if constexpr (Cfg::kHalfDeferred) {  // what a short mainloop had no k_tile for goes out first
-          if (has_pending)
-            for (int ch = kFirstPending + k_tiles; ch < Cfg::kEpiChunks; ++ch)
-              with_chunk_index(ch, store_pending_chunk, kChunkSeq);
-        }
         if constexpr (Cfg::kGeneral) {
           float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
           if (general.epi.bias)
             stage_tile_bias(sbias, bias_v, general.epi.bias_type, bias_t(), Cfg::kPingpong ? 1 + c : kBiasBarrier,
                             kBiasThreads);
-          apply_epilogue<Cfg, Cfg::kHalfDeferred ? kHalf : Cfg::kAccRegs>(acc, general.epi, m0 + row_c, n0, bt, M, N,
-                                                                          tid_wg, sbias, row_c);
+          apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
-        if constexpr (Cfg::kHalfDeferred) {
-          // The first half now; the second half (fp32, activation pending) under the next mainloop.
-          store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg,
-                            std::make_integer_sequence<int, kFirstPending>{}, bt);
-#pragma unroll
-          for (int i = 0; i < kHalf; ++i) pending_f[i] = acc[kHalf + i];
-          pending_m0 = m0 + row_c;
-          pending_n0 = n0;
-          pending_bt = bt;
-          has_pending = true;
-        } else {
-          store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
-        }
+        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
       PIPEGEMM_TRACE_STAMP(trace, epilogue_end, (item - cluster_idx) / cluster_cnt, -1, -1);
       PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
     }
-    if constexpr (Cfg::kDeferredStore || Cfg::kHalfDeferred) {  // the last tile has no next mainloop to hide under
-      if (has_pending) {
-        // (a half-deferred tile's activation, else applied under the next tile's first wgmma)
-        if constexpr (Cfg::kHalfDeferred) activate_range<kHalf, Cfg::kAccRegs, kHalf>(pending_f, act);
-        for (int ch = kFirstPending; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
-      }
+    if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
+      if (has_pending)
+        for (int ch = 0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
     }
     if (tid_wg == 0) arch::tma_store_wait_all<0>();  // smem stays alive until the stores are done
   }
