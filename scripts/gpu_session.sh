@@ -45,5 +45,23 @@ verify_every_type() {
     pg verify --shape "$1" --kernel all --dtype $t
   done
 }
+# build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
+# build/trace, its log in /tmp; pgt ARGS...: run that build's pipegemm, logged like pg.
+TRACE_BUILD=build/trace
+build_traced() {
+  local t=$(date +%s)
+  cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
+        -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF > /tmp/build_trace.log 2>&1 &&
+    cmake --build $TRACE_BUILD -j "${1:-16}" --target pipegemm_cli >> /tmp/build_trace.log 2>&1
+  local rc=$?
+  echo "# traced build rc=$rc in $(( $(date +%s) - t ))s" >> "$OUT/run.log"
+  grep -E "error" /tmp/build_trace.log | head -10 >> "$OUT/run.log"
+  return $rc
+}
+pgt() {
+  echo; echo "\$ pipegemm(traced) $*"
+  "$PWD/$TRACE_BUILD/pipegemm" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
 source "$JOB"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"

@@ -7,19 +7,7 @@
 # k5 records nothing until its stamps are in (docs/trace.md, "k5"); the run says so and goes on.
 # The session's own build ($BUILD) is not used: `scripts/gpu_session.sh bench/jobs/s8_trace.sh
 # pipegemm_sass_fixtures` keeps it to almost nothing.
-TRACE_BUILD=build/trace
-t_trace=$(date +%s)
-cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
-      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF >> "$OUT/build.log" 2>&1 &&
-  cmake --build $TRACE_BUILD -j 16 --target pipegemm_cli >> "$OUT/build.log" 2>&1
-echo "# traced build rc=$? in $(( $(date +%s) - t_trace ))s" | tee -a "$OUT/run.log"
-PGT=$PWD/$TRACE_BUILD/pipegemm
-# pgt ARGS...: the traced pipegemm, logged like pg.
-pgt() {
-  echo; echo "\$ pipegemm(traced) $*"
-  "$PGT" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
+build_traced  # scripts/gpu_session.sh: build/trace, and pgt to run it
 mkdir -p "$OUT/json"
 TRACED="seed_f16_128x128x32_s3 k4_f16_256x128x64_s3 k4_f16_256x128x64_s3_persistent k5_f16_128x256x64_s4"
 for k in $TRACED; do

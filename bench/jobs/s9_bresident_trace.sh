@@ -12,10 +12,7 @@
 #     16, 32 beside the cooperative k5 (call 1's diagnose: ping-pong reads 1.99x the GEMM's bytes
 #     from DRAM against 1.47x, tensor pipe 82% against 94%).
 # Run: scripts/gpu_session.sh bench/jobs/s9_bresident_trace.sh pipegemm_cli pipegemm_gpu_tests
-TRACE_BUILD=build/trace
-( cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
-      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF > /tmp/build_trace.log 2>&1 &&
-  cmake --build $TRACE_BUILD -j 8 --target pipegemm_cli >> /tmp/build_trace.log 2>&1; echo "rc=$?" >> /tmp/build_trace.log ) &
+build_traced 8 &  # scripts/gpu_session.sh: build/trace beside the GPU work, pgt to run it
 TRACE_PID=$!
 gt pipegemm_gpu_tests 'K5*'
 mkdir -p /tmp/res
@@ -34,25 +31,9 @@ for g in 8 16 32; do
   PIPEGEMM_K5_RASTER_GROUP=$g pg bench --shape 4096x4096x4096 --dtype f16 --kernel k5_f16_64x256x64_s4_pingpong k5_f16_128x256x64_s4 --reps 30 --rounds 3 --idle-ms 25
 done
 wait $TRACE_PID
-echo "# traced build: $(tail -1 /tmp/build_trace.log)" >> "$OUT/run.log"
-grep -E "error" /tmp/build_trace.log | head -10 >> "$OUT/run.log"
-PGT=$PWD/$TRACE_BUILD/pipegemm
-pgt() {
-  echo; echo "\$ pipegemm(traced) $*"
-  "$PGT" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
-mkdir -p /tmp/tr
-for k in seed_f16_128x128x32_s3 k4_f16_256x128x64_s3 k4_f16_256x128x64_s3_persistent k5_f16_128x256x64_s4 k5_f16_128x256x64_s4_b_resident; do
-  pgt trace --kernel $k --shape 81920x256x256 --dtype f16 --seed 20261202 --out /tmp/tr/$k.json --svg /tmp/tr/$k.svg
-done
-pgt trace --kernel k5_f16_128x256x64_s4 --shape 4096x4096x4096 --dtype f16 --seed 20261202 --sms 1 \
-    --out /tmp/tr/k5_4096.json --svg /tmp/tr/k5_f16_128x256x64_s4_4096.svg
-pgt trace --kernel k5_f16_64x256x64_s4_pingpong --shape 4096x4096x256 --dtype f16 --seed 20261202 --sms 1 \
-    --out /tmp/tr/pingpong_k256.json --svg /tmp/tr/k5_pingpong_4096x4096x256.svg
+TRACE_PICTURES_BUILT=1 source bench/jobs/trace_pictures.sh
 # The traced build's own untraced timing of k5 (stamps compiled in, buffer not armed) against the
 # normal build's: what compiled-in stamps cost when no buffer is armed.
 pgt bench --shape 4096x4096x4096 --dtype f16 --kernel k5_f16_128x256x64_s4 --reps 30 --rounds 2 --idle-ms 25 --no-peers
 pg bench --shape 4096x4096x4096 --dtype f16 --kernel k5_f16_128x256x64_s4 --reps 30 --rounds 2 --idle-ms 25 --no-peers
-tar czf "$OUT/traces.tar.gz" -C /tmp/tr .
 tar czf "$OUT/results.tar.gz" -C /tmp/res .

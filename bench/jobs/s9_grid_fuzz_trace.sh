@@ -8,10 +8,7 @@
 #  3. fuzz with the B-resident variants in (they refuse N > 256 or K > 256: counted as refusals).
 #  4. The traced build again (stamps hold the CTA and SM; k5 drops stage_released), the pictures.
 # Run: scripts/gpu_session.sh bench/jobs/s9_grid_fuzz_trace.sh pipegemm_cli
-TRACE_BUILD=build/trace
-( cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
-      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF > /tmp/build_trace.log 2>&1 &&
-  cmake --build $TRACE_BUILD -j 8 --target pipegemm_cli >> /tmp/build_trace.log 2>&1; echo "rc=$?" >> /tmp/build_trace.log ) &
+build_traced 8 &  # scripts/gpu_session.sh: build/trace beside the GPU work, pgt to run it
 TRACE_PID=$!
 mkdir -p /tmp/res
 pg verify --shape 81920x256x256 --kernel k5_bf16_128x256x64_s4 k5_bf16_128x256x64_s4_b_resident --dtype bf16 --out-dtype bf16
@@ -26,21 +23,5 @@ for n in 132 128; do
 done
 pg fuzz --count 500 --dtype f16,bf16 --seed 20261203
 wait $TRACE_PID
-echo "# traced build: $(tail -1 /tmp/build_trace.log)" >> "$OUT/run.log"
-grep -E "error" /tmp/build_trace.log | head -10 >> "$OUT/run.log"
-PGT=$PWD/$TRACE_BUILD/pipegemm
-pgt() {
-  echo; echo "\$ pipegemm(traced) $*"
-  "$PGT" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
-mkdir -p /tmp/tr
-for k in seed_f16_128x128x32_s3 k4_f16_256x128x64_s3 k4_f16_256x128x64_s3_persistent k5_f16_128x256x64_s4 k5_f16_128x256x64_s4_b_resident; do
-  pgt trace --kernel $k --shape 81920x256x256 --dtype f16 --seed 20261202 --out /tmp/tr/$k.json --svg /tmp/tr/$k.svg
-done
-pgt trace --kernel k5_f16_128x256x64_s4 --shape 4096x4096x4096 --dtype f16 --seed 20261202 --sms 1 \
-    --out /tmp/tr/k5_4096.json --svg /tmp/tr/k5_f16_128x256x64_s4_4096.svg
-pgt trace --kernel k5_f16_64x256x64_s4_pingpong --shape 4096x4096x256 --dtype f16 --seed 20261202 --sms 1 \
-    --out /tmp/tr/pingpong_k256.json --svg /tmp/tr/k5_pingpong_4096x4096x256.svg
-tar czf "$OUT/traces.tar.gz" -C /tmp/tr .
+TRACE_PICTURES_BUILT=1 source bench/jobs/trace_pictures.sh
 tar czf "$OUT/results.tar.gz" -C /tmp/res .

@@ -6,19 +6,7 @@
 # Then, from the normal build ($BUILD): diagnose of the cooperative k5 and ping-pong at 4096^3
 # (why ping-pong loses on long K), and fuzz with the session-8 variants (s8 wgmma, ping-pong) in.
 # Run: scripts/gpu_session.sh bench/jobs/s9_trace_k5.sh pipegemm_cli
-TRACE_BUILD=build/trace
-t_trace=$(date +%s)
-cmake -S . -B $TRACE_BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90a \
-      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_TRACE=ON -DPIPEGEMM_BUILD_TESTS=OFF >> "$OUT/build_trace.log" 2>&1 &&
-  cmake --build $TRACE_BUILD -j 16 --target pipegemm_cli >> "$OUT/build_trace.log" 2>&1
-echo "# traced build rc=$? in $(( $(date +%s) - t_trace ))s" | tee -a "$OUT/run.log"
-grep -E "error|spill" "$OUT/build_trace.log" | head -20 >> "$OUT/run.log"
-PGT=$PWD/$TRACE_BUILD/pipegemm
-pgt() {
-  echo; echo "\$ pipegemm(traced) $*"
-  "$PGT" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
+build_traced  # scripts/gpu_session.sh: build/trace, and pgt to run it
 mkdir -p "$OUT/json"
 SEEDSHAPE="seed_f16_128x128x32_s3 k4_f16_256x128x64_s3 k4_f16_256x128x64_s3_persistent k5_f16_128x256x64_s4"
 for k in $SEEDSHAPE; do

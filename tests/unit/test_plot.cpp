@@ -81,6 +81,25 @@ TEST(Plot, TflopsAndRooflineChartsDrawEveryVariantUnderTheH200Ceilings) {
   EXPECT_EQ(notes[0], "ceiling: 4000 GB/s, 900 TFLOPS, ridge at 225 FLOP/byte");
 }
 
+// A sweep report carries the device copy it measured beside each shape: the roofline's bandwidth
+// ceiling is that (the best of the shapes'), not the arch table's.
+TEST(Plot, RooflineTakesTheCopyBandwidthMeasuredInTheSameRun) {
+  const std::string csv =
+      "# device: NVIDIA H200\n# results\n"
+      "shape,m,n,k,a_type,variant,ms_median,tflops,gbps,copy_gbps,ok\n"
+      "81920x256x256,81920,256,256,f16,k5_f16,0.0275,390.0,3050.0,4211.0,true\n"
+      "65536x128x128,65536,128,128,f16,k5_f16,0.0168,128.0,2000.0,4150.0,true\n";
+  plot::Results r;
+  ASSERT_TRUE(plot::parse_results(csv, "inline.csv", &r).ok());
+  ASSERT_EQ(r.rows.size(), 2u);
+  EXPECT_DOUBLE_EQ(r.rows[0].copy_gbps, 4211.0);
+  std::string svg;
+  std::vector<std::string> notes;
+  ASSERT_TRUE(plot::render_svg(r, {plot::Kind::roofline}, &svg, &notes).ok());
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes[0].rfind("ceiling: 4211 GB/s (device copy, same run), ", 0), 0u) << notes[0];
+}
+
 TEST(Plot, JsonReportsAreReadLikeCsvAndBadInputIsRefusedWithTheReason) {
   plot::Results r;
   const std::string json = R"({"environment": {"gpu": "NVIDIA H200"}, "results": [

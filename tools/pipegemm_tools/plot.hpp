@@ -23,6 +23,7 @@ struct Row {
   std::string shape, variant, chose, a_type, d_type;
   int64_t m = 0, n = 0, k = 0;
   double ms = 0, tflops = 0, gbps = 0, pct_of_cublas = 0;
+  double copy_gbps = 0;  // the device copy measured in the same run (sweep reports; 0 if absent)
   bool ok = false;
 };
 

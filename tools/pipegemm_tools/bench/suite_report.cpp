@@ -36,7 +36,8 @@ report::Document sweep_document(const BenchRuns& r) {
        {"acc_type", "", Show::data}, {"d_type", "", Show::data}, {"a_layout", "", Show::data},
        {"b_layout", "", Show::data}, {"d_layout", "", Show::data}, {"variant", "variant"}, {"chose", "chose"},
        {"ms_median", "ms(med)"}, {"ms_min", "", Show::data}, {"ms_max", "", Show::data}, {"ms_stdev", "stdev"},
-       {"samples", "", Show::data}, {"launches_per_sample", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"}, {"pct_of_cublas", "%cuBLAS"},
+       {"samples", "", Show::data}, {"launches_per_sample", "", Show::data}, {"tflops", "TFLOPS"}, {"gbps", "GB/s"},
+       {"copy_gbps", "", Show::data}, {"pct_of_copy", "%copyBW"}, {"pct_of_cublas", "%cuBLAS"},
        {"peer", "best cuBLAS"}, {"ok", "", Show::data}, {"message", "", Show::data}, {"why", "", Show::data},
        {"held_out", "", Show::data}});
   for (report::Column& c : semantic_columns()) t.columns.push_back(c);
@@ -59,7 +60,10 @@ report::Document sweep_document(const BenchRuns& r) {
              to_string(p.b_layout), to_string(p.d_layout), x.variant, Cell(x.chose, x.chose.empty() ? "" : x.chose),
              Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), x.ms_min, x.ms_max,
              Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, x.launches_per_sample, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
-             Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
+             Cell(x.gbps, ok ? fixed(x.gbps, 0) : no), b.copy_gbps,
+             // of the device-to-device copy measured in the same run, before the shape's variants
+             Cell(ok && b.copy_gbps > 0 ? 100.0 * x.gbps / b.copy_gbps : 0.0,
+                  ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
              Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
              Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why, x.held_out};
       cells.insert(cells.end(), sem_cells.begin(), sem_cells.end());

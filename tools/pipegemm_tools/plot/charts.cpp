@@ -169,6 +169,11 @@ Status roofline_chart(const Results& r, const Options& o, std::string* out, std:
   double bw = o.bandwidth_gbps, peak = o.peak_tflops;
   std::string types = "f16";
   for (const Row& x : r.rows) if (x.ok && !x.a_type.empty()) { types = x.a_type; break; }
+  // The bandwidth ceiling: --bandwidth, else the copy the report measured in its own run (the
+  // best of its shapes'), else the arch table's DRAM figure.
+  double measured_bw = 0;
+  for (const Row& x : r.rows) measured_bw = std::max(measured_bw, x.copy_gbps);
+  if (bw <= 0 && measured_bw > 0) bw = measured_bw;
   if (known && bw <= 0) bw = a.dram_gbps;
   if (known && peak <= 0) {
     const int rate = types == "i8" ? a.rates.wgmma_i8 : types == "f32" ? a.rates.ffma_f32
@@ -197,8 +202,11 @@ Status roofline_chart(const Results& r, const Options& o, std::string* out, std:
       if (t >= y.lo) roof.emplace_back(x.at(ai), y.at(t));
     }
     s.polyline(roof, "black", false, "ceiling");
-    const std::string label = "ceiling: " + num(bw, 4) + " GB/s, " + num(peak, 4) + " TFLOPS" +
-                              (known && o.bandwidth_gbps <= 0 ? " (" + a.key + " table)" : "");
+    const std::string bw_from = o.bandwidth_gbps > 0 ? ""
+                                : measured_bw > 0 ? " (device copy, same run)"
+                                : known ? " (" + a.key + " table)" : "";
+    const std::string peak_from = o.peak_tflops > 0 || !known ? "" : " (" + a.key + " table)";
+    const std::string label = "ceiling: " + num(bw, 4) + " GB/s" + bw_from + ", " + num(peak, 4) + " TFLOPS" + peak_from;
     lg.add(s, "black", false, label);
     if (notes) notes->push_back(label + ", ridge at " + num(1000.0 * peak / bw) + " FLOP/byte");
   }

@@ -51,6 +51,7 @@ Row row_from(const std::function<std::string(const char*)>& get) {
   r.tflops = to_double(get("tflops"));
   r.gbps = to_double(get("gbps"));
   r.pct_of_cublas = to_double(get("pct_of_cublas"));
+  r.copy_gbps = to_double(get("copy_gbps"));
   const std::string ok = get("ok");
   r.ok = (ok == "true" || ok == "1") && r.ms > 0;
   if (r.shape.empty() && r.m > 0) r.shape = std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
