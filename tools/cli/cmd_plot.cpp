@@ -20,7 +20,7 @@ void add_plot(CLI::App& app, int* rc) {
   cmd->add_option("--kind", a->kind, "ratio, tflops or roofline")->capture_default_str();
   cmd->add_option("-o,--out", a->output, "the SVG file to write")->required();
   cmd->add_option("--title", a->opt.title, "the chart's title (default: the kind, the suite and the GPU)");
-  cmd->add_option("--bandwidth", a->opt.bandwidth_gbps, "roofline: DRAM ceiling in GB/s (default: the arch table's)");
+  cmd->add_option("--bandwidth", a->opt.bandwidth_gbps, "roofline: bandwidth ceiling in GB/s (default: the device copy the report measured, else the arch table's DRAM)");
   cmd->add_option("--peak", a->opt.peak_tflops, "roofline: compute ceiling in TFLOPS (default: the arch table's)");
   cmd->add_option("--only", a->opt.only, "draw only variants starting with these (e.g. auto k5); peers stay");
   cmd->callback([a, rc] {

@@ -203,7 +203,8 @@ std::vector<std::string> stated_rules(const FuzzOptions& o) {
       "semantics on M, N, K in [1, min(" + max + ", 1024)] (batch > 1: 512); K odd half the time, else a whole "
       "16-byte vector (8 f16/bf16, 4 f32, 16 i8); lda, ldb, ldd (and a C apart's ldc) each packed or packed + an "
       "odd pad in [1, 31], half the time each; A, B, C, the bias and D offset by one element (i8: four, the "
-      "4-byte alignment its kernels need) half the time",
+      "4-byte alignment its kernels need) half the time; a quarter of the problems instead vector-aligned "
+      "throughout (M, N, K in whole 16-byte vectors, pads of 1-4 vectors, no offset: the tensor-core kernels' ground)",
       "semantics: layouts TN NN NT TT and D row or column-major alike; alpha 1 half the time, else 0.5 -1 2 1.5 "
       "-0.75 0.25 (int32 D: 2 -1 3 -2); beta = 0, C apart (f32 half the time under a 16-bit D) or C = D in place, "
       "a third each (beta 1 0.5 -1 2 -0.25; int32 D: 1 -1 2 3); bias none, row, col (D's type or f32); "

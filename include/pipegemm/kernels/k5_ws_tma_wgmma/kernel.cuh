@@ -83,6 +83,8 @@ struct K5Smem {
 // for the whole problem, so it is loaded once -- k_tile kt of it into B slot kt, with the CTA's
 // first tile's A k_tiles -- and stays; afterwards the ring carries A alone. A tile then moves its
 // A in and its D out and nothing else (the ring form re-reads B, 2/3 of its bytes, every tile).
+// Measured level with the ring form on the memory-bound suite (session 9, docs/hopper.md): the
+// L2 re-reads of B were not the limit; by name only.
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
           bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
           bool PINGPONG_ = false, bool B_RESIDENT_ = false>
