@@ -6,6 +6,9 @@
 //   PIPEGEMM_TRACE_LANE(lane, role, index, records);      once per recording role, first
 //   PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot);
 //   PIPEGEMM_TRACE_STAMP_IF(cond, lane, event, tile, k_tile, slot);
+//   PIPEGEMM_TRACE_CLOCK(t);  ...  PIPEGEMM_TRACE_STAMP_AT(lane, event, t, tile, k_tile, slot);
+//       a moment's clock now, its record written later (off a critical path: k5 writes a k_tile's
+//       wait stamps after its wgmma are issued)
 //
 // `role` is a Role word (warp, producer, consumer), `index` the warp or role index, `records`
 // whether this thread is the one that records for the role (lane 0 of a warp, thread 0 of a
@@ -52,12 +55,10 @@ struct Recorder {
   bool on = false;
 };
 
-__device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile, int slot) {
+// A stamp taken at `clock` (PIPEGEMM_TRACE_CLOCK): written later, off the critical path.
+__device__ __forceinline__ void stamp_at(Recorder& l, Event e, uint64_t clock, int tile, int k_tile, int slot,
+                                         uint64_t ns = 0) {
   if (!l.on) return;
-  // %globaltimer before clock64: the timer only lags true time, so a sync read this way never
-  // puts its SM ahead (the host aligns SMs by the largest globaltimer - clock / rate).
-  const uint64_t ns = e == Event::clock_sync ? arch::globaltimer_ns() : 0;
-  const uint64_t clock = arch::clock_cycles();
   if (l.next == l.end) {  // claim the next chunk; past the capacity it is empty: the stamp is dropped
     l.next = atomicAdd(&l.buffer->claimed, Buffer::kChunk);
     l.end = min(l.next + Buffer::kChunk, l.buffer->capacity);
@@ -82,6 +83,14 @@ __device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile
   reinterpret_cast<Record*>(reinterpret_cast<unsigned char*>(l.buffer) + Buffer::kRecordsOffset)[i] = r;
 }
 
+__device__ __forceinline__ void stamp(Recorder& l, Event e, int tile, int k_tile, int slot) {
+  if (!l.on) return;
+  // %globaltimer before clock64: the timer only lags true time, so a sync read this way never
+  // puts its SM ahead (the host aligns SMs by the largest globaltimer - clock / rate).
+  const uint64_t ns = e == Event::clock_sync ? arch::globaltimer_ns() : 0;
+  stamp_at(l, e, arch::clock_cycles(), tile, k_tile, slot, ns);
+}
+
 __device__ __forceinline__ Recorder lane_begin(Role role, int index, bool records) {
   Recorder l;
   l.buffer = g_buffer;
@@ -104,8 +113,13 @@ __device__ __forceinline__ Recorder lane_begin(Role role, int index, bool record
   do {                                                                 \
     if (cond) PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot);   \
   } while (0)
+#define PIPEGEMM_TRACE_CLOCK(var) const uint64_t var = ::pipegemm::arch::clock_cycles()
+#define PIPEGEMM_TRACE_STAMP_AT(lane, event, clock, tile, k_tile, slot) \
+  ::pipegemm::trace::stamp_at(lane, ::pipegemm::trace::Event::event, (clock), (tile), (k_tile), (slot))
 #else
 #define PIPEGEMM_TRACE_LANE(lane, role, index, records)
 #define PIPEGEMM_TRACE_STAMP(lane, event, tile, k_tile, slot)
 #define PIPEGEMM_TRACE_STAMP_IF(cond, lane, event, tile, k_tile, slot)
+#define PIPEGEMM_TRACE_CLOCK(var)
+#define PIPEGEMM_TRACE_STAMP_AT(lane, event, clock, tile, k_tile, slot)
 #endif

@@ -683,21 +683,24 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // group of kt has been issued and that of kt-1 has retired.
       State prev = r;
       for (int kt = 0; kt < k_tiles; ++kt) {
-        PIPEGEMM_TRACE_STAMP(trace, stage_wait, (item - cluster_idx) / cluster_cnt, kt, r.index);
+        // Trace: the wait's clocks now, its stamps written after the k_tile's wgmma are issued.
+        PIPEGEMM_TRACE_CLOCK(t_wait);
         pipe.consumer_wait(r);
-        PIPEGEMM_TRACE_STAMP(trace, stage_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
+        PIPEGEMM_TRACE_CLOCK(t_full);
         // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
         const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + row_c * BK);
         const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + (Cfg::kBResident ? kt : r.index) * (BN * BK));
         constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
-        PIPEGEMM_TRACE_STAMP(trace, mma_begin, (item - cluster_idx) / cluster_cnt, kt, r.index);
         arch::wgmma_fence();
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
           Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
                                                          kt > 0 || kb > 0);
         arch::wgmma_commit_group();
+        PIPEGEMM_TRACE_STAMP_AT(trace, stage_wait, t_wait, (item - cluster_idx) / cluster_cnt, kt, r.index);
+        PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
+        PIPEGEMM_TRACE_STAMP_AT(trace, mma_begin, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
         if constexpr (Cfg::kDeferredStore) {
           if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
         }
