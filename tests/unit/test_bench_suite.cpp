@@ -48,6 +48,8 @@ BenchRuns sweep() {
   r.runs.push_back(run(4096, 4096, 4096, {result("cublas_f16", 1.0, 0, ""), result("cublaslt_f16", 1.0, 0, ""),
                                           result("k4", 1.25, 80, "cublas_f16"), a}));
   r.runs.push_back(run(1024, 1024, 1024, {result("k4", 0.8, 125, "cublaslt_f16"), refused}));
+  r.runs[1].copy_gbps = 4000;  // the device copy measured beside the second shape
+  r.runs[1].results[0].gbps = 2000;
   r.summary = suite_summary(r.runs);
   return r;
 }
@@ -178,7 +180,8 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   EXPECT_NE(csv.find("# environment.gpu: H200\r\n"), std::string::npos) << csv;  // the file says where and when
   EXPECT_NE(csv.find("# environment.date: 2026-12-01T00:00:00Z\r\n"), std::string::npos) << csv;
   EXPECT_NE(csv.find("shape,m,n,k,a_type,b_type,acc_type,d_type,a_layout,b_layout,d_layout,variant,chose,"
-                     "ms_median,ms_min,ms_max,ms_stdev,samples,launches_per_sample,tflops,gbps,pct_of_cublas,peer,ok,message"),
+                     "ms_median,ms_min,ms_max,ms_stdev,samples,launches_per_sample,tflops,gbps,copy_gbps,pct_of_copy,"
+                     "pct_of_cublas,peer,ok,message"),
             std::string::npos)
       << csv;
   EXPECT_NE(csv.find("variant,shapes,geomean,worst,worst_shape,worst_peer"), std::string::npos) << csv;
@@ -206,6 +209,10 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   EXPECT_EQ(auto_row["samples"], 100);
   EXPECT_DOUBLE_EQ(auto_row["ms_stdev"].get<double>(), 0.01);
   EXPECT_EQ(j["results"][5]["ok"], false);
+  // % of the device copy measured in the same run, where one was measured.
+  EXPECT_DOUBLE_EQ(j["results"][4]["copy_gbps"].get<double>(), 4000.0);
+  EXPECT_DOUBLE_EQ(j["results"][4]["pct_of_copy"].get<double>(), 50.0);
+  EXPECT_DOUBLE_EQ(j["results"][0]["pct_of_copy"].get<double>(), 0.0);
   ASSERT_EQ(j["summary"].size(), 2u);
   EXPECT_DOUBLE_EQ(j["summary"][0]["worst"].get<double>(), 0.8);
   EXPECT_EQ(j["summary"][1]["variant"], "auto");

@@ -414,6 +414,20 @@ TEST(SassRule, WarpSpecializedProducerAndConsumerLoops) {
   code[11] = "BAR.SYNC.DEFER_BLOCKING 0x0";
   Verdict w = check_function(make_fn(code, "sm_90a"), s);
   EXPECT_FALSE(w.pass) << format_verdict(w);
+  // A named barrier of one consumer warpgroup (128 of the CTA's 384 threads) does not: the
+  // producer never joins it.
+  Expect s384 = s;
+  s384.cta_threads = 384;
+  code[11] = "BAR.SYNC.DEFER_BLOCKING R2, 0x80";
+  Verdict x = check_function(make_fn(code, "sm_90a"), s384);
+  EXPECT_TRUE(x.pass) << format_verdict(x);
+  // ... unless its count is every thread of the CTA, or unknown (a register): then it holds.
+  code[11] = "BAR.SYNC.DEFER_BLOCKING R2, 0x180";
+  EXPECT_FALSE(check_function(make_fn(code, "sm_90a"), s384).pass);
+  code[11] = "BAR.SYNC.DEFER_BLOCKING R2, R3";
+  EXPECT_FALSE(check_function(make_fn(code, "sm_90a"), s384).pass);
+  code[11] = "BAR.SYNC.DEFER_BLOCKING R2, 0x80";
+  EXPECT_FALSE(check_function(make_fn(code, "sm_90a"), s).pass) << "the CTA's threads unknown: every barrier holds";
 }
 
 TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {

@@ -77,6 +77,7 @@ struct Expect {
   bool expect_overlap = true;
   int mma_per_k_tile = 0;             // 0 = not checked
   bool warp_specialized = false;
+  int cta_threads = 0;                // > 0: a named barrier over fewer threads is one warp group's
   int load_bytes = 0;                 // > 0: a load of the loop moves this many bytes per thread
                                       // (LDG.E.U16 = 2, LDG.E = 4, .64 = 8, .128 = 16); 0 = not checked
 };

@@ -14,6 +14,8 @@ std::string hex(uint32_t a);
 Cite cite(const Instr& i);
 // A CTA-wide barrier that every thread waits at (BAR.SYNC, BAR.RED); BAR.ARV does not wait.
 bool is_cta_barrier(const Instr& i);
+// BAR.SYNC id, count with a literal count below cta_threads: a named barrier of some warps only.
+bool is_partial_barrier(const Instr& i, int cta_threads);
 // Anything that can hold the next iteration until data or peers are ready.
 bool is_wait(const Instr& i);
 

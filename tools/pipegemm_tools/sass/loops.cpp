@@ -26,6 +26,14 @@ Cite cite(const Instr& i) { return {int64_t(i.addr), (i.pred.empty() ? "" : i.pr
 // A CTA-wide barrier that every thread waits at (BAR.SYNC, BAR.RED); BAR.ARV does not wait.
 bool is_cta_barrier(const Instr& i) { return i.is("BAR") && (i.has_mod("SYNC") || i.has_mod("RED")); }
 
+bool is_partial_barrier(const Instr& i, int cta_threads) {
+  if (!is_cta_barrier(i) || cta_threads <= 0 || i.operands.size() < 2) return false;
+  const std::string& n = i.operands[1];
+  char* end = nullptr;
+  const long count = std::strtol(n.c_str(), &end, 0);
+  return !n.empty() && end == n.c_str() + n.size() && count > 0 && count < cta_threads;
+}
+
 // Anything that can hold the next iteration until data or peers are ready.
 bool is_wait(const Instr& i) {
   if (is_cta_barrier(i) || i.is("DEPBAR")) return true;

@@ -27,6 +27,7 @@ Expect expect_for(const Variant& v) {
   }
   e.expect_overlap = m.pipeline != PipelineKind::none && m.pipeline != PipelineKind::single;
   e.warp_specialized = m.warp_specialized;
+  e.cta_threads = v.tile.threads;
   // Instruction streams: threads (FFMA), warps (mma.sync), consumer warpgroups (wgmma; ping-pong:
   // each consumer issues a whole tile's k_tile).
   const int streams = m.mma == MmaKind::ffma ? v.tile.threads
