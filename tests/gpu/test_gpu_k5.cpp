@@ -41,26 +41,28 @@ std::vector<const Variant*> k5_variants_for(const Problem& p) {
   return out;
 }
 
-// Verifies every k5 variant computing p's types (plus the cuBLAS peer, so a wrong reference
-// shows up as both failing); each must run and pass the element-wise comparison. A variant whose
-// size bounds exclude the shape (B-resident: N <= 256, K <= 256) is left out -- only for that
-// reason; every other variant must accept. Returns how many were verified.
-int verify_k5(const Problem& p) {
-  std::vector<const Variant*> vs;
-  for (const Variant* v : k5_variants_for(p))
-    if (!((v->req.max_n && p.n > v->req.max_n) || (v->req.max_k && p.k > v->req.max_k))) vs.push_back(v);
-  EXPECT_FALSE(vs.empty()) << "no k5 variant for " << to_string(p.a_type) << "->" << to_string(p.d_type);
-  if (vs.empty()) return 0;
+// Verifies each of vs on p's fresh random inputs (seed): each must run and pass the element-wise
+// comparison against the CPU reference.
+void verify_variants(const Problem& p, const std::vector<const Variant*>& vs, uint64_t seed) {
   std::unique_ptr<VerifySession> s;
-  Status st = VerifySession::create(p, make_random_inputs(p, 4242 + uint64_t(p.m * 7 + p.n)), &s);
-  EXPECT_TRUE(st.ok()) << st.message;
-  if (!st.ok()) return 0;
+  Status st = VerifySession::create(p, make_random_inputs(p, seed), &s);
+  ASSERT_TRUE(st.ok()) << st.message;
   for (const Variant* v : vs) {
     VerifyOutcome o = s->verify(*v);
     EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
     EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << ": " << o.result.summary();
   }
-  return int(vs.size());
+}
+
+// Verifies every k5 variant computing p's types. A variant whose size bounds exclude the shape
+// (B-resident: N <= 256, K <= 256) is left out -- only for that reason; every other variant must
+// accept.
+void verify_k5(const Problem& p) {
+  std::vector<const Variant*> vs;
+  for (const Variant* v : k5_variants_for(p))
+    if (!((v->req.max_n && p.n > v->req.max_n) || (v->req.max_k && p.k > v->req.max_k))) vs.push_back(v);
+  ASSERT_FALSE(vs.empty()) << "no k5 variant for " << to_string(p.a_type) << "->" << to_string(p.d_type);
+  verify_variants(p, vs, 4242 + uint64_t(p.m * 7 + p.n));
 }
 
 // K <= 512 runs the short-K kernel (3 stages, 4 epilogue buffers), K > 512 the main one
@@ -133,13 +135,8 @@ TEST(K5Verify, BResidentOnTallSkinnyShortKShapes) {
     const Variant* v = find_variant(name);
     ASSERT_NE(v, nullptr) << name;
     for (auto s : shapes) {
-      Problem p = problem(s[0], s[1], s[2], t, t);
-      std::unique_ptr<VerifySession> session;
-      Status st = VerifySession::create(p, make_random_inputs(p, 777 + uint64_t(p.m + p.n + p.k)), &session);
-      ASSERT_TRUE(st.ok()) << st.message;
-      VerifyOutcome o = session->verify(*v);
-      EXPECT_TRUE(o.status.ok()) << name << " " << p.shape_string() << ": " << o.status.message;
-      EXPECT_TRUE(o.result.pass) << name << " " << p.shape_string() << ": " << o.result.summary();
+      const Problem p = problem(s[0], s[1], s[2], t, t);
+      verify_variants(p, {v}, 777 + uint64_t(p.m + p.n + p.k));
     }
   }
 }
