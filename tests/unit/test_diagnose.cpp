@@ -227,6 +227,20 @@ TEST(DiagnoseCli, ClassifiesAStoredReportAndSaysWhy) {
   EXPECT_EQ(j["prediction"]["stages"], 3);
   EXPECT_TRUE(j["evidence"].is_array());
   EXPECT_TRUE(j.contains("pipegemm_version"));
+  // --metric: a counter the rules do not read, shown as the report has it (absent: no value).
+  r = run_cli("diagnose --kernel " + std::string(kK4) + " --shape 4096x4096x4096 --from-csv " + kCsv +
+              " --arch h200 --json --metric dram__bytes_read.sum --metric l1tex__data_bank_reads.avg.pct_of_peak_sustained_elapsed");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto k = nlohmann::json::parse(r.out);
+  EXPECT_EQ(k["verdict"], "stage starvation") << "asking for more counters changes no verdict";
+  int shown = 0;
+  for (const auto& e : k["evidence"]) {
+    if (e["rule"] != "(--metric)") continue;
+    ++shown;
+    if (e["metric"] == "dram__bytes_read.sum") EXPECT_TRUE(e["value"].is_number()) << e;
+    else EXPECT_TRUE(e["value"].is_null()) << e;  // not in the stored report
+  }
+  EXPECT_EQ(shown, 2);
 }
 
 // The seed kernel's first H200 run again: cp.async read as coalesced, and 8 k_tiles a tile

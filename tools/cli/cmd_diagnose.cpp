@@ -1,5 +1,6 @@
 // `pipegemm diagnose`: one launch of a variant under Nsight Compute, its counters classified
 // (pipegemm_tools/diagnose.hpp), or a stored ncu CSV classified again (--from-csv, no GPU).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -47,7 +48,7 @@ diagnose::Prediction predict(const Variant& v, const Problem& p, const plan::Arc
 }
 
 // The arguments after "diagnose" that bench understands too: ours (--ncu, --from-csv, --arch,
-// --json) taken out.
+// --metric, --json) taken out.
 std::vector<std::string> child_args(const std::vector<std::string>& raw) {
   std::vector<std::string> out = {"bench"};
   bool seen = false;
@@ -58,11 +59,13 @@ std::vector<std::string> child_args(const std::vector<std::string>& raw) {
     }
     const std::string& x = raw[i];
     if (x == "--json") continue;
-    if (x == "--ncu" || x == "--from-csv" || x == "--arch") {
+    if (x == "--ncu" || x == "--from-csv" || x == "--arch" || x == "--metric") {
       ++i;
       continue;
     }
-    if (x.rfind("--ncu=", 0) == 0 || x.rfind("--from-csv=", 0) == 0 || x.rfind("--arch=", 0) == 0) continue;
+    if (x.rfind("--ncu=", 0) == 0 || x.rfind("--from-csv=", 0) == 0 || x.rfind("--arch=", 0) == 0 ||
+        x.rfind("--metric=", 0) == 0)
+      continue;
     out.push_back(x);
   }
   // One timed launch, no warm-up: the first launch of the variant is the one ncu profiles.
@@ -75,11 +78,14 @@ std::string tail(const std::string& s, size_t n = 2000) { return s.size() > n ? 
 
 // Runs ncu; a metric this ncu does not know (another GPU, another release) is dropped and the run
 // repeated, so the rest are still collected. *dropped lists them; *log is ncu's whole output.
-Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::string>& args, std::string* csv,
-               std::vector<std::string>* dropped, std::string* log) {
+Status run_ncu(const std::string& ncu, const Variant& v, const std::vector<std::string>& args,
+               const std::vector<std::string>& extra, std::string* csv, std::vector<std::string>* dropped,
+               std::string* log) {
   std::string self, err;
   if (!toolchain::self_exe(&self, &err)) return Status::error(StatusCode::io_error, err);
   std::vector<std::string> metrics = diagnose::metric_names();
+  for (const std::string& m : extra)
+    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
   for (int attempt = 0; attempt < 8; ++attempt) {
     std::vector<std::string> a = diagnose::ncu_args(diagnose::kernel_regex(v), self, args);
     for (size_t i = 0; i + 1 < a.size(); ++i)  // this attempt's metric list
@@ -117,6 +123,7 @@ void add_diagnose(CLI::App& app, int* rc) {
   struct Args {
     ProblemRequest pr;
     std::string kernel, ncu, from_csv, arch;
+    std::vector<std::string> metrics;  // --metric: collected and shown beside the rules' own
     bool json = false;
   };
   auto a = std::make_shared<Args>();
@@ -131,6 +138,9 @@ void add_diagnose(CLI::App& app, int* rc) {
   cmd->add_option("--from-csv", a->from_csv,
                   "classify a stored `ncu --csv --page raw` report of this variant instead of profiling (no GPU)");
   cmd->add_option("--arch", a->arch, "with --from-csv: the GPU it ran on, for the prediction (default: this one's, else h200)");
+  cmd->add_option("--metric", a->metrics,
+                  "also collect this ncu metric and show its value (repeat for several; one this ncu does not "
+                  "know is dropped with a note) -- for counters the rules do not read yet");
   cmd->add_flag("--json", a->json, "machine-readable output");
   cmd->callback([a, rc] {
     const Variant* v = find_variant(a->kernel);
@@ -176,7 +186,7 @@ void add_diagnose(CLI::App& app, int* rc) {
         *rc = kNoGpu;
         return;
       }
-      if (Status s = run_ncu(ncu, *v, child_args(raw_args()), &csv, &dropped, &ncu_log); !s.ok()) {
+      if (Status s = run_ncu(ncu, *v, child_args(raw_args()), a->metrics, &csv, &dropped, &ncu_log); !s.ok()) {
         *rc = fail(s);
         return;
       }
@@ -197,7 +207,9 @@ void add_diagnose(CLI::App& app, int* rc) {
       return;
     }
     const diagnose::Prediction pred = predict(*v, p, arch, c);
-    const diagnose::Diagnosis d = diagnose::classify(c, pred);
+    diagnose::Diagnosis d = diagnose::classify(c, pred);
+    for (const std::string& m : a->metrics)  // asked for, not a rule's: shown as ncu gave it
+      d.evidence.push_back({m, m, c.get(m), "", "(--metric)", false});
     report::Document doc = diagnose::diagnosis_document(c, pred, d, source);
     for (const std::string& m : dropped) doc.sections.front().note("ncu does not know " + m + " here: not collected");
     emit(doc, a->json);
