@@ -249,6 +249,25 @@ TEST(PlannerEstimate, SaysItsAssumptionsAndFlagsBandwidthBoundTiles) {
   EXPECT_NEAR(e.t_copy - lat.t_copy, a.dram_latency_cycles - 100, 1e-6);
 }
 
+// A B-resident kernel copies A alone per k_tile (B was loaded once): a third of the ring form's
+// bytes for 128x256x64, the same compute, and the variant's entry carries it.
+TEST(PlannerEstimate, BResidentCopiesAAlonePerKTile) {
+  ArchSpec a = arch("h200");
+  const Variant* ring = find_variant("k5_f16_128x256x64_s4");
+  const Variant* res = find_variant("k5_f16_128x256x64_s4_b_resident");
+  ASSERT_NE(ring, nullptr);
+  ASSERT_NE(res, nullptr);
+  const KernelDesc kr = kernel_from_variant(*ring), kb = kernel_from_variant(*res);
+  EXPECT_FALSE(kr.b_resident);
+  EXPECT_TRUE(kb.b_resident);
+  const StageEstimate er = estimate_stages(a, kr, 1), eb = estimate_stages(a, kb, 1);
+  EXPECT_NEAR(eb.transfer * 3, er.transfer, 1e-6);  // (128x64) against (128x64 + 256x64)
+  EXPECT_NEAR(eb.t_compute, er.t_compute, 1e-9);
+  bool said = false;
+  for (const std::string& s : eb.assumptions) said |= s.find("A alone") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(PlannerWaves, SeedShapeOnH200) {
   // 81920x256 in 128x128 tiles = 1280 tiles; 2 blocks x 132 SMs = 264 slots -> 5 waves,
   // the last with 1280 - 4*264 = 224 tiles.

@@ -33,6 +33,7 @@ struct KernelDesc {
   PipelineKind pipeline = PipelineKind::cp_async_ring;
   MmaKind mma = MmaKind::mma_sync;
   bool pingpong = false;    // k5: the two consumers on alternate 64-row tiles (Mechanism::pingpong)
+  bool b_resident = false;  // k5: B loaded once and kept; a k_tile's copy is A's alone (Mechanism::b_resident)
   int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
   std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
   int static_smem = 0;      // __shared__ arrays, bytes

@@ -55,6 +55,7 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.pipeline = v.mech.pipeline;
   k.mma = v.mech.mma;
   k.pingpong = v.mech.pingpong;
+  k.b_resident = v.mech.b_resident;
   // The registered smem is authoritative at the kernel's own stage count; whatever it holds
   // beyond the ring (epilogue staging, alignment) is carried as a constant to other counts.
   k.extra_smem = v.tile.smem_bytes - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));
@@ -97,7 +98,8 @@ StageEstimate estimate_stages(const ArchSpec& a, const KernelDesc& k, int blocks
   StageEstimate e;
   const int B = std::max(blocks_per_sm, 1);
   const double flops = 2.0 * k.bm * k.bn * k.bk;
-  const double bytes = double(k.bm * k.bk + k.bn * k.bk) * dtype_bytes(k.in);
+  // What a k_tile copies in: its A and B tiles, or (B resident) A's alone.
+  const double bytes = double(k.bm * k.bk + (k.b_resident ? 0 : k.bn * k.bk)) * dtype_bytes(k.in);
   const std::string ktile = std::to_string(k.bm) + "x" + std::to_string(k.bn) + "x" + std::to_string(k.bk);
   if (t_compute > 0) {
     e.t_compute = t_compute;
@@ -122,7 +124,8 @@ StageEstimate estimate_stages(const ArchSpec& a, const KernelDesc& k, int blocks
     e.t_copy = lat + e.transfer;
     e.assumptions.push_back("T_copy = DRAM latency " + std::to_string(lat) + " cycles" +
                             (latency_cycles > 0 ? " (given)" : " (table estimate)") + " + k_tile " +
-                            fmt(bytes, 0) + " B at this CTA's share of DRAM bandwidth (" +
+                            fmt(bytes, 0) + " B" + (k.b_resident ? " (A alone: B is loaded once and kept)" : "") +
+                            " at this CTA's share of DRAM bandwidth (" +
                             fmt(a.dram_gbps, 0) + " GB/s / " + std::to_string(a.sm_count) + " SMs / " +
                             fmt(a.sm_clock_mhz, 0) + " MHz = " + fmt(bw_per_sm_clk, 1) + " B/clk/SM, / " +
                             std::to_string(B) + " CTA(s)) = " + fmt(e.t_copy, 0) + " cycles");
