@@ -4,7 +4,7 @@
 # in traces_json.tar.gz: $OUT holds 8 files at most) and its SVG timeline ($OUT/<variant>.svg:
 # copied as they are to docs/trace/, where the README shows them), then `verify` of the same
 # kernels from the traced binary (untraced launches).
-# k5 records nothing until its stamps are in (docs/trace.md, "k5"); the run says so and goes on.
+# (Written in session 8 before k5 had stamps; session 9 stamped k5 and ran bench/jobs/s9_trace_k5.sh instead.)
 # The session's own build ($BUILD) is not used: `scripts/gpu_session.sh bench/jobs/s8_trace.sh
 # pipegemm_sass_fixtures` keeps it to almost nothing.
 build_traced  # scripts/gpu_session.sh: build/trace, and pgt to run it
