@@ -129,6 +129,10 @@ struct BenchReport {
   double copy_gbps = 0;      // device-to-device copy, bytes read + written
   std::vector<BenchResult> results;
 };
+// A result's GB/s as % of the copy measured in its run; 0 where it failed or no copy was measured.
+inline double pct_of_copy(const BenchReport& b, const BenchResult& x) {
+  return x.status.ok() && b.copy_gbps > 0 ? 100.0 * x.gbps / b.copy_gbps : 0.0;
+}
 
 // Times every variant on the same rotated buffers in one run. All variants must share p's A, B
 // and D types; each runs with its own accumulation type.

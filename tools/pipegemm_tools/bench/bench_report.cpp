@@ -71,7 +71,7 @@ report::Document document(const BenchRuns& r) {
           report::text_cell(v && !v->is_peer() ? "k" + std::to_string(v->rung) : "peer"), Cell(x.variant, name),
           Cell(x.ms_median, ok ? fixed(x.ms_median, 4) : no), Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
           Cell(x.gbps, ok ? fixed(x.gbps, 0) : no),
-          report::text_cell(ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
+          report::text_cell(ok && b.copy_gbps > 0 ? fixed(pct_of_copy(b, x), 1) : no),
           report::text_cell(ok && base ? fixed(x.tflops / base->tflops, 2) + "x" : no),
           report::text_cell(ok ? pct : no), Cell(x.peer, ok ? x.peer : msg),
           report::text_cell(ok ? (v ? v->family : "") : msg), ok, msg, x.ms_min, x.ms_max, x.samples,

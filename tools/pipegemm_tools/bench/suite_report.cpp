@@ -62,8 +62,7 @@ report::Document sweep_document(const BenchRuns& r) {
              Cell(x.ms_stdev, ok ? fixed(x.ms_stdev, 4) : no), x.samples, x.launches_per_sample, Cell(x.tflops, ok ? fixed(x.tflops, 1) : no),
              Cell(x.gbps, ok ? fixed(x.gbps, 0) : no), b.copy_gbps,
              // of the device-to-device copy measured in the same run, before the shape's variants
-             Cell(ok && b.copy_gbps > 0 ? 100.0 * x.gbps / b.copy_gbps : 0.0,
-                  ok && b.copy_gbps > 0 ? fixed(100.0 * x.gbps / b.copy_gbps, 1) : no),
+             Cell(pct_of_copy(b, x), ok && b.copy_gbps > 0 ? fixed(pct_of_copy(b, x), 1) : no),
              Cell(x.pct_of_peer, ok && !x.peer.empty() ? fixed(x.pct_of_peer, 1) : no),
              Cell(x.peer, ok ? x.peer : x.status.message), ok, x.status.message, x.why, x.held_out};
       cells.insert(cells.end(), sem_cells.begin(), sem_cells.end());
