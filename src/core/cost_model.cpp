@@ -57,6 +57,7 @@ double efficiency(const Variant& v) {
     // k5; its s8 form measured 0.95 (4096^3, burst) and 0.91-0.96 (sustained) of the best cuBLAS
     // where the fp16 one is at 0.99 (bench/results/2026-12-01_h200_s8_summary.md).
     case PipelineKind::mbarrier_ring: return is_int8(v.a_type) ? 0.69 : 0.73;
+    case PipelineKind::register_prefetch: return 0.36;  // skinny: thin problems, the bytes decide
     case PipelineKind::library: break;
   }
   return v.family == "cublaslt" ? 0.74 : 0.72;  // cuBLASLt's timed best; cublasGemmEx's default
@@ -80,7 +81,11 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   }
   e.known = true;
   const double clock = a.sm_clock_mhz * 1e6;
-  const double sm_rate = double(rate) * clock * efficiency(v);  // FLOP/s of one SM
+  // cuBLAS on 16-bit rows of an odd element count (odd K, lda or ldb: 2-byte alignment) runs its
+  // element-aligned kernels at ~130 TFLOPS whatever the size -- 8191x4096x4095 FP16 135 TFLOPS,
+  // 2048x2048x2049 128, against ~700 aligned (bench/results/2026-12-02_h200_s10_call1_*.log).
+  const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && alignment_class(p, nullptr, nullptr, nullptr) <= 2;
+  const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
   const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
   const double dsize = dtype_bytes(p.d_type);
   e.memory_us = p.bytes() / (bw * kDramEff);

@@ -281,7 +281,10 @@ struct K5Variant {
     v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
     v.req.ldd_multiple = 1;
     v.launch = &launch_packed_form;
-    v.auto_candidate = false;  // verified on the H200 (K5Packed.*, fuzz); by name until timed beside cuBLAS (docs/any_alignment.md)
+    // An auto candidate since session 10: 1.44x / 1.66x / 3.42x the best cuBLAS on 1000x1001x1000,
+    // 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on 4095x4097x255 (the copies outweigh a short K):
+    // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md).
+    v.auto_candidate = true;
     return v;
   }
 };
