@@ -23,6 +23,7 @@ enum class PipelineKind {
   ldg_register,   // next k_tile staged in registers under the MMAs (k2)
   cp_async_ring,  // STAGES-slot cp.async ring, waits by group count (k3, k4)
   mbarrier_ring,  // STAGES-slot ring with full/empty mbarriers (k5)
+  register_prefetch,  // no smem: the next k_tile LDG'd into registers under this one's MMAs (skinny)
   library,
 };
 // Which output tile each CTA computes.
@@ -58,6 +59,9 @@ struct Mechanism {
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
   bool b_resident = false;     // B loaded into shared memory once and kept for every tile (N <= BN, short K)
+  // The operands trade MMA roles: the large one on the MMA's 16-row side, the small one (a thin
+  // problem's M or N, at most BM) on its 8-wide side -- D^T = B A^T for small M (skinny).
+  bool swap_ab = false;
   // > 1: K split over up to this many CTAs per output tile when tiles alone leave SMs idle; each
   // writes fp32 partials, the last to finish sums them in split order (bitwise repeatable).
   int split_k = 0;
@@ -88,6 +92,7 @@ inline const char* to_string(PipelineKind x) {
     case PipelineKind::ldg_register: return "LDG-register double buffer";
     case PipelineKind::cp_async_ring: return "cp.async ring";
     case PipelineKind::mbarrier_ring: return "mbarrier ring (full/empty per stage)";
+    case PipelineKind::register_prefetch: return "register prefetch (no smem)";
     case PipelineKind::library: return "library";
   }
   return "?";

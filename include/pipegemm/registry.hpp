@@ -23,6 +23,7 @@ struct TileConfig {
 struct Requirements {
   int m_multiple = 1, n_multiple = 1, k_multiple = 1;  // 1 = any size (predicated edges)
   int64_t max_n = 0, max_k = 0;  // 0 = no bound; else the largest N, K (a kernel that holds all of B in smem)
+  int64_t max_thin = 0;  // 0 = no bound; else min(M, N) at most this (a thin kernel: one side streamed, the other held)
   int ptr_align_bytes = 1;  // A, B (and D, unless d_align_bytes) base pointers
   int ld_multiple = 1;      // lda, ldb (and ldd, unless ldd_multiple), in elements
   // ---- beyond the TN GEMM (D = A B^T, A and B K-major): what the variant computes ----

@@ -1,4 +1,5 @@
 // Every refusal happens here, before any launch, with a message that names the rule broken.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -194,6 +195,9 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x) {
   if ((r.max_n && p.n > r.max_n) || (r.max_k && p.k > r.max_k))
     return refuse("holds all of B in shared memory: N <= " + fmt_i(r.max_n) + " and K <= " + fmt_i(r.max_k) +
                   " (this problem: N=" + fmt_i(p.n) + " K=" + fmt_i(p.k) + ")");
+  if (r.max_thin && std::min(p.m, p.n) > r.max_thin)
+    return refuse("is for thin problems: M or N at most " + fmt_i(r.max_thin) + " (this problem: M=" + fmt_i(p.m) +
+                  " N=" + fmt_i(p.n) + ")");
   {
     struct { const char* n; int64_t v; int mult; DType t; } lds[] = {{"lda", p.lda, r.ld_multiple, p.a_type},
                                                                      {"ldb", p.ldb, r.ld_multiple, p.b_type},

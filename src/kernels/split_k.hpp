@@ -35,6 +35,34 @@ inline SplitPlan split_plan(int64_t m, int64_t n, int64_t k, int bm, int bn, int
   return p;
 }
 
+// A thin kernel's plan (skinny: `tiles` CTAs of W rows, k_tiles of `k_tile` elements, a CTA's
+// `warps` warps taking its k_tiles in turn). The split count minimises a modelled time, waves x
+// (rounds of a CTA + kRampRounds), over 1..max_split with each split at least one k_tile per
+// warp: whole waves matter -- 1792 tiles over 528 slots is 3.4 waves, the last 40% full, and
+// splitting each tile in two packs them into 7 half-length waves (3.5 whole ones) where the
+// fixed ramp (the first loads' DRAM latency, the partials' reduction) stays small.
+inline SplitPlan thin_split_plan(int64_t tiles, int64_t k, int k_tile, int warps, int max_split, int64_t slots) {
+  constexpr int64_t kRampRounds = 2;  // a CTA's fixed cost, in rounds of its warps' k_tiles
+  SplitPlan p;
+  p.tiles = tiles;
+  const int64_t k_tiles = (k + k_tile - 1) / k_tile;
+  slots = slots > 0 ? slots : 1;
+  int64_t limit = k_tiles / warps;
+  if (limit > max_split) limit = max_split;
+  if (limit < 1) limit = 1;
+  int64_t best_s = 1, best_cost = -1;
+  for (int64_t s = 1; s <= limit; ++s) {
+    const int64_t per = (k_tiles + s - 1) / s;
+    if ((s - 1) * per >= k_tiles) continue;  // an empty split
+    const int64_t waves = (tiles * s + slots - 1) / slots;
+    const int64_t cost = waves * ((per + warps - 1) / warps + kRampRounds);
+    if (best_cost < 0 || cost < best_cost) best_cost = cost, best_s = s;
+  }
+  p.k_tiles_per_split = int((k_tiles + best_s - 1) / best_s);
+  p.splits = int((k_tiles + p.k_tiles_per_split - 1) / p.k_tiles_per_split);
+  return p;
+}
+
 // The workspace of one launch: `counters` (one int per tile, zero between launches: the last CTA
 // of a tile resets its own) and `partials` (splits x tiles x BM x BN floats). One per (device,
 // stream), grown when a launch needs more, allocated and zeroed in stream order: launches on one

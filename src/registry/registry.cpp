@@ -29,6 +29,8 @@ std::string tile_words(const Variant& v) {
     s += ", 1 producer + " + std::to_string(m.consumers) + " consumer warpgroups" + (m.pingpong ? " (ping-pong)" : "");
   else if (m.mma == MmaKind::ffma)
     s += ", 16x16 threads, " + std::to_string(t.bm / 16) + "x" + std::to_string(t.bn / 16) + " each";
+  else if (m.swap_ab)
+    s += ", " + std::to_string(m.warps_m) + " warps splitting BK (" + std::to_string(t.bk / m.warps_m) + " each)";
   else if (m.warps_m > 0)
     s += ", " + std::to_string(m.warps_m) + "x" + std::to_string(m.warps_n) + " warps, " +
          std::to_string(t.bm / m.warps_m) + "x" + std::to_string(t.bn / m.warps_n) + " each";
@@ -62,8 +64,14 @@ std::string describe(const Variant& v) {
                                          : stages + "cp.async ring");
       break;
     case PipelineKind::mbarrier_ring: parts.push_back(stages + "TMA ring with full/empty mbarriers"); break;
+    case PipelineKind::register_prefetch:
+      parts.push_back("no smem: each warp LDGs its next k_tile into registers under this one's MMAs");
+      break;
     case PipelineKind::library: break;
   }
+  if (m.swap_ab)
+    parts.push_back("operands swapped (D^T = B A^T when M is the thin side): the large one streamed on the MMA's "
+                    "16-row side, at most " + std::to_string(v.tile.bm) + " rows of the small one on its 8-wide side");
   if (m.mma == MmaKind::wgmma) parts.push_back("wgmma");
   if (m.warp_specialized) parts.push_back("warp-specialized");
   if (m.order == TileOrder::persistent) parts.push_back("persistent");

@@ -33,7 +33,7 @@ Problem make_problem(Types t, int64_t m, int64_t n, int64_t k) {
 }
 
 bool is_ladder(const Variant& v) {
-  return v.rung >= 0 && v.rung <= 4 && v.family != "seed";
+  return v.rung >= 0 && v.rung <= 4 && v.family != "seed" && v.family != "skinny";
 }
 
 // Every ladder variant computing these types, then the automatic choice, on one problem.

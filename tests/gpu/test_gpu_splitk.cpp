@@ -18,7 +18,7 @@ namespace {
 std::vector<const Variant*> split_variants(DType t) {
   std::vector<const Variant*> out;
   for (const Variant& v : variants())
-    if (v.mech.split_k > 1 && v.a_type == t) out.push_back(&v);
+    if (v.mech.split_k > 1 && v.family == "k4_multistage" && v.a_type == t) out.push_back(&v);
   return out;
 }
 

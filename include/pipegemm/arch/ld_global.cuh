@@ -21,3 +21,25 @@ __device__ __forceinline__ uint16_t ld_global_nc_early_b16(const void* p) {
 }
 
 }  // namespace pipegemm::arch
+
+namespace pipegemm::arch {
+
+// 16 bytes of read-only data that no other thread of the SM reads again (a thin GEMM's streamed
+// weights): L1::no_allocate keeps it from evicting what is reused. asm volatile: issued where
+// written, so the next k_tile's loads leave before this one's mma.sync (also volatile).
+__device__ __forceinline__ uint4 ld_global_nc_stream_v4(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+// 16 bytes of read-only data that other CTAs read too (a thin GEMM's small operand, an L2 hit).
+__device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
+  uint4 v;
+  asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+  return v;
+}
+
+}  // namespace pipegemm::arch

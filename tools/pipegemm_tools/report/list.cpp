@@ -19,6 +19,7 @@ std::string takes(const Requirements& r) {
   if (r.k_multiple > 1) add("K%" + std::to_string(r.k_multiple));
   if (r.max_n) add("N<=" + std::to_string(r.max_n));
   if (r.max_k) add("K<=" + std::to_string(r.max_k));
+  if (r.max_thin) add("min(M,N)<=" + std::to_string(r.max_thin));
   if (r.ld_multiple > 1) add((r.ldd_mult() == r.ld_multiple ? "ld%" : "lda,ldb%") + std::to_string(r.ld_multiple));
   if (r.ldd_mult() > 1 && r.ldd_mult() != r.ld_multiple) add("ldd%" + std::to_string(r.ldd_mult()));
   if (s.empty()) s = "any M,N,K";
@@ -57,7 +58,8 @@ report::Document document(const ListReport& r) {
        {"tile.stages", "", Show::data}, {"tile.threads", "", Show::data},
        {"requires.m_multiple", "", Show::data}, {"requires.n_multiple", "", Show::data},
        {"requires.k_multiple", "", Show::data}, {"requires.max_n", "", Show::data},
-       {"requires.max_k", "", Show::data}, {"requires.ptr_align_bytes", "", Show::data},
+       {"requires.max_k", "", Show::data}, {"requires.max_thin", "", Show::data},
+       {"requires.ptr_align_bytes", "", Show::data},
        {"requires.ld_multiple", "", Show::data}, {"requires.d_align_bytes", "", Show::data},
        {"requires.ldd_multiple", "", Show::data}, {"requires.a_mn_major", "", Show::data},
        {"requires.b_mn_major", "", Show::data}, {"requires.scale", "", Show::data},
@@ -80,7 +82,7 @@ report::Document document(const ListReport& r) {
            report::text_cell("sm_" + std::to_string(v.min_sm) + (v.max_sm ? "a only" : "+")),
            report::text_cell(takes(v.req)), describe(v), v.min_sm, v.max_sm, to_string(v.a_type),
            to_string(v.acc_type), to_string(v.d_type), v.tile.bm, v.tile.bn, v.tile.bk, v.tile.stages,
-           v.tile.threads, v.req.m_multiple, v.req.n_multiple, v.req.k_multiple, v.req.max_n, v.req.max_k, v.req.ptr_align_bytes,
+           v.tile.threads, v.req.m_multiple, v.req.n_multiple, v.req.k_multiple, v.req.max_n, v.req.max_k, v.req.max_thin, v.req.ptr_align_bytes,
            v.req.ld_multiple, v.req.d_align(), v.req.ldd_mult(), v.req.a_mn_major, v.req.b_mn_major, v.req.scale,
            v.req.c_apart, v.req.c_f32, v.req.batch, v.req.bias_per_row, v.req.bias_per_col, activations(v.req),
            to_string(m.load), to_string(m.mma), to_string(m.pipeline), to_string(m.order), to_string(m.epilogue),

@@ -1,0 +1,153 @@
+// skinny (thin problems, min(M, N) <= BM): every skinny variant against the CPU reference on
+// decode shapes (small M) and thin ones (small N), both load forms (16-byte rows, and any
+// alignment: odd K, odd leading dimensions, pointers one element off), the K splits' bits
+// repeated on a second run, the full epilogue over a batch, and the refusals and plan (no GPU).
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/split_k.hpp"
+#include "pipegemm/device.hpp"
+#include "pipegemm_tools/bench.hpp"
+
+using namespace pipegemm;
+
+namespace {
+
+std::vector<const Variant*> skinny_variants(DType in, DType out) {
+  std::vector<const Variant*> vs;
+  for (const Variant& v : variants())
+    if (v.family == "skinny" && v.a_type == in && v.d_type == out) vs.push_back(&v);
+  return vs;
+}
+
+Problem problem(int64_t m, int64_t n, int64_t k, DType t, Layout b_layout = Layout::RowMajor) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k;
+  p.a_type = p.b_type = p.d_type = t;
+  p.acc_type = DType::f32;
+  p.b_layout = b_layout;
+  return p.normalized();
+}
+
+// Every skinny variant that accepts p (its BM bounds min(M, N)) verifies, twice with equal bits.
+int verify_skinny(const Problem& p, int64_t offset, uint64_t seed) {
+  std::unique_ptr<VerifySession> s;
+  Status st = VerifySession::create(p, make_random_inputs(p, seed, offset), &s);
+  EXPECT_TRUE(st.ok()) << st.message;
+  if (!st.ok()) return 0;
+  int ran = 0;
+  for (const Variant* v : skinny_variants(p.a_type, p.d_type)) {
+    if (std::min(p.m, p.n) > v->req.max_thin) continue;
+    ++ran;
+    VerifyOutcome o = s->verify(*v);
+    EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
+    EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << " offset " << offset << ": "
+                               << o.result.summary();
+    const std::vector<uint8_t> first = s->last_output();
+    o = s->verify(*v);
+    EXPECT_TRUE(o.status.ok()) << o.status.message;
+    EXPECT_TRUE(first == s->last_output()) << v->name << " " << p.shape_string() << ": a second run differs";
+  }
+  return ran;
+}
+
+}  // namespace
+
+TEST(SkinnyPlan, SplitsFillTheSlotsInWholeWavesAndNeverLeaveASplitEmpty) {
+  // 1x4096x4096, 32-row tiles: 128 tiles, k_tiles of 64, 4 warps, 132 SMs x 3 CTAs = 396 slots:
+  // 3 splits (384 CTAs, one wave); 4 would need a second wave.
+  detail::SplitPlan p = detail::thin_split_plan(128, 4096, 64, 4, 64, 132 * 3);
+  EXPECT_EQ(p.splits, 3);
+  EXPECT_EQ(p.k_tiles_per_split, 22);
+  EXPECT_EQ(detail::thin_split_plan(128, 4096, 64, 4, 64, 132 * 4).splits, 4);  // 512 of 528 slots
+  // 1x57344x8192: 1792 tiles over 528 slots is 3.4 waves; two splits make 7 waves of half the length.
+  EXPECT_EQ(detail::thin_split_plan(1792, 8192, 64, 4, 64, 528).splits, 2);
+  EXPECT_EQ(detail::thin_split_plan(4096, 4096, 64, 4, 64, 396).splits, 1);  // enough tiles
+  EXPECT_EQ(detail::thin_split_plan(1, 100, 64, 4, 64, 396).splits, 1);      // two k_tiles: one warp each
+  for (int64_t k : {1, 7, 64, 65, 1000, 4096, 28672})
+    for (int64_t tiles : {1, 3, 128, 5000})
+      for (int64_t slots : {1, 132, 396, 10000}) {
+        detail::SplitPlan q = detail::thin_split_plan(tiles, k, 64, 4, 64, slots);
+        const int64_t kt = (k + 63) / 64;
+        EXPECT_GE(q.splits, 1);
+        EXPECT_LE(q.splits, 64);
+        EXPECT_LT(int64_t(q.splits - 1) * q.k_tiles_per_split, kt) << "an empty split at K=" << k;
+        EXPECT_GE(int64_t(q.splits) * q.k_tiles_per_split, kt) << "K not covered at K=" << k;
+      }
+}
+
+TEST(SkinnyRefusal, WideProblemsAndMnMajorOperandsAreRefusedByName) {
+  for (const Variant& v : variants()) {
+    if (v.family != "skinny") continue;
+    SCOPED_TRACE(v.name);
+    Problem p = problem(v.req.max_thin + 1, v.req.max_thin + 1, 64, v.a_type);
+    p.d_type = v.d_type;
+    Status s = check_variant(v, p, 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported);
+    EXPECT_NE(s.message.find("thin problems: M or N at most"), std::string::npos) << s.message;
+    // The thin side may be either: M (decode) or N.
+    p = problem(1, 5000, 64, v.a_type), p.d_type = v.d_type;
+    EXPECT_TRUE(check_variant(v, p, 90).ok());
+    p = problem(5000, v.req.max_thin, 64, v.a_type), p.d_type = v.d_type;
+    EXPECT_TRUE(check_variant(v, p, 90).ok());
+    p = problem(1, 5000, 64, v.a_type, Layout::ColMajor), p.d_type = v.d_type;
+    s = check_variant(v, p, 90);
+    EXPECT_NE(s.message.find("K-major B"), std::string::npos) << s.message;
+  }
+}
+
+TEST(SkinnyVerify, DecodeAndThinShapesInBothLoadFormsRepeatBitForBit) {
+  if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;
+  struct Case { int64_t m, n, k, offset; };
+  const Case cases[] = {
+      {1, 4096, 4096, 0},   // decode: split K over CTAs
+      {16, 6144, 4096, 0},  // two n8 blocks
+      {7, 1000, 3000, 0},   // partial row tile, K tail inside a k_tile
+      {31, 520, 8200, 0},   // four n8 blocks, the last partial
+      {32, 33, 64, 0},      // one k_tile: a warp per CTA has work
+      {3000, 9, 500, 0},    // thin N: A streamed, D written along its rows
+      {1, 4099, 1001, 0},   // odd K: element loads
+      {13, 777, 4096, 1},   // pointers one element off 16 bytes: element loads
+      {1, 1, 1, 0},         // one element
+  };
+  int ran = 0;
+  for (DType t : {DType::f16, DType::bf16})
+    for (const Case& c : cases) ran += verify_skinny(problem(c.m, c.n, c.k, t), c.offset, 11 + uint64_t(c.m * 7 + c.k));
+  EXPECT_GT(ran, 0);
+}
+
+TEST(SkinnyVerify, PaddedLeadingDimensionsInBothLoadForms) {
+  if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;
+  int ran = 0;
+  for (DType t : {DType::f16, DType::bf16}) {
+    Problem p = problem(5, 3000, 1000, t);
+    p.lda = 1003, p.ldb = 1010, p.ldd = 3007;  // odd lda: element loads
+    ran += verify_skinny(p.normalized(), 0, 5);
+    p = problem(9, 2048, 2048, t);
+    p.lda = 2056, p.ldb = 2064, p.ldd = 2050;  // whole 16-byte rows: vector loads
+    ran += verify_skinny(p.normalized(), 0, 6);
+  }
+  EXPECT_GT(ran, 0);
+}
+
+TEST(SkinnyVerify, EpilogueBatchAndBroadcastOperand) {
+  if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;
+  int ran = 0;
+  for (DType t : {DType::f16, DType::bf16})
+    for (Bias b : {Bias::per_row, Bias::per_col})
+      for (int64_t m : {int64_t(4), int64_t(700)}) {
+        Problem p = problem(m, m == 4 ? 900 : 20, 520, t);
+        p.alpha = 0.5f, p.beta = 1.5f, p.ldc = p.n;
+        p.c_type = t;
+        p.bias = b;
+        p.bias_type = DType::f32;
+        p.activation = Activation::gelu_tanh;
+        p.batch = 3;
+        p.stride_b = 0;  // one B for every product
+        ran += verify_skinny(p.normalized(), 0, 21 + uint64_t(m));
+      }
+  EXPECT_GT(ran, 0);
+}
