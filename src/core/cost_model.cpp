@@ -84,11 +84,23 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   // cuBLAS on 16-bit rows of an odd element count (odd K, lda or ldb: 2-byte alignment) runs its
   // element-aligned kernels at ~130 TFLOPS whatever the size -- 8191x4096x4095 FP16 135 TFLOPS,
   // 2048x2048x2049 128, against ~700 aligned (bench/results/2026-12-02_h200_s10_call1_*.log).
-  const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && alignment_class(p, nullptr, nullptr, nullptr) <= 2;
+  // Its GEMV (M or N = 1) takes any alignment at full speed: 1x4097x4099 16.9 us against 14.7 for
+  // 1x4096x4096 (bench/results/2026-12-02_h200_s11_call2_*.log).
+  const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && std::min(p.m, p.n) > 1 &&
+                        alignment_class(p, nullptr, nullptr, nullptr) <= 2;
   const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
   const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
   const double dsize = dtype_bytes(p.d_type);
   e.memory_us = p.bytes() / (bw * kDramEff);
+  // skinny streams at 0.86-0.98 of the best cuBLAS on aligned decode shapes (the measured rate:
+  // a tie on the model goes to cuBLAS; tune entries say where skinny wins), its element form (A or
+  // B rows not in whole 16-byte vectors) at ~0.68 of that: 1591 GB/s on 1x4097x4099 against 2339 on
+  // 8x4095x4096 (bench/results/2026-12-02_h200_s11_call{2,3}_*).
+  if (v.mech.swap_ab) {
+    e.memory_us /= 0.92;
+    if (dtype_bytes(p.a_type) == 2 && (p.lda % 8 || p.ldb % 8 || (p.batch > 1 && (p.stride_a % 8 || p.stride_b % 8))))
+      e.memory_us /= 0.68;
+  }
 
   // One tile shape's time over the GPU: waves of (math + fill + the wave's D stores).
   auto wave_cost = [&](int bm, int bn, int blocks, double tile_eff, int split, CostEstimate* out) {

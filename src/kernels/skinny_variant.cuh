@@ -143,17 +143,22 @@ struct SkinnyVariant {
 
 }  // namespace pipegemm::detail
 
-// PIPEGEMM_SKINNY(types, MAX_X, ROWS, BK, WARPS): BK = a CTA round of K, WARPS x 32 x UNROLL.
-#define PIPEGEMM_SKINNY(t, mx, rows, bk, warps)                                                             \
+// PIPEGEMM_SKINNY(types, MAX_X, ROWS, BK, WARPS): BK = a CTA round of K, WARPS x 32 x UNROLL;
+// PIPEGEMM_SKINNY_L2: the same with the streamed loads' L2::256B prefetch.
+#define PIPEGEMM_SKINNY_AS(name, t, mx, rows, bk, warps, l2)                                                 \
   namespace pipegemm::detail {                                                                               \
-  struct PIPEGEMM_CAT(SkinnyName_, PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, warps)) {};                         \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, warps))(std::vector<Variant> & out) {      \
+  struct PIPEGEMM_CAT(SkinnyName_, name) {};                                                                 \
+  void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                              \
     using TA = typename SkinnyElement<types::t::a>::T;                                                       \
     using TD = typename SkinnyElement<types::t::d>::T;                                                       \
-    using Name = PIPEGEMM_CAT(SkinnyName_, PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, warps));                    \
+    using Name = PIPEGEMM_CAT(SkinnyName_, name);                                                            \
     static_assert((bk) % (32 * (warps)) == 0, "BK: whole 32-wide steps per warp");                          \
-    using Cfg8 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), 8, Name>;     \
-    using Cfg1 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), 1, Name>;     \
-    out.push_back(SkinnyVariant<types::t, Cfg8, Cfg1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, warps)))); \
+    using Cfg8 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), l2, 8, Name>; \
+    using Cfg1 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), 0, 1, Name>;  \
+    out.push_back(SkinnyVariant<types::t, Cfg8, Cfg1>::make(PIPEGEMM_STR(name)));                            \
   }                                                                                                          \
   }
+#define PIPEGEMM_SKINNY(t, mx, rows, bk, warps) \
+  PIPEGEMM_SKINNY_AS(PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, warps), t, mx, rows, bk, warps, 0)
+#define PIPEGEMM_SKINNY_L2(t, mx, rows, bk, warps) \
+  PIPEGEMM_SKINNY_AS(PIPEGEMM_NAME_SKINNY_L2(t, mx, rows, bk, warps), t, mx, rows, bk, warps, 256)

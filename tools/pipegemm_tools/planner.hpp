@@ -34,6 +34,7 @@ struct KernelDesc {
   MmaKind mma = MmaKind::mma_sync;
   bool pingpong = false;    // k5: the two consumers on alternate 64-row tiles (Mechanism::pingpong)
   bool b_resident = false;  // k5: B loaded once and kept; a k_tile's copy is A's alone (Mechanism::b_resident)
+  bool swap_ab = false;     // skinny: BN (the streamed rows) on the MMA's M side, BM on its N side
   int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
   std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
   int static_smem = 0;      // __shared__ arrays, bytes

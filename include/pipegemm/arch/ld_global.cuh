@@ -25,13 +25,22 @@ __device__ __forceinline__ uint16_t ld_global_nc_early_b16(const void* p) {
 namespace pipegemm::arch {
 
 // 16 bytes of read-only data that no other thread of the SM reads again (a thin GEMM's streamed
-// weights): L1::no_allocate keeps it from evicting what is reused. asm volatile: issued where
-// written, so the next k_tile's loads leave before this one's mma.sync (also volatile).
+// weights): L1::no_allocate keeps it from evicting what is reused. kL2Prefetch = 256: L2 fetches
+// the whole 256-byte span from DRAM on a miss (the CTA's other warps read the rest of it next).
+// asm volatile: issued where written, so the next k_tile's loads leave before this one's
+// mma.sync (also volatile).
+template <int kL2Prefetch = 0>
 __device__ __forceinline__ uint4 ld_global_nc_stream_v4(const void* p) {
+  static_assert(kL2Prefetch == 0 || kL2Prefetch == 256, "no prefetch, or L2::256B");
   uint4 v;
-  asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "l"(p));
+  if constexpr (kL2Prefetch == 256)
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+  else
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
   return v;
 }
 

@@ -56,6 +56,7 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.mma = v.mech.mma;
   k.pingpong = v.mech.pingpong;
   k.b_resident = v.mech.b_resident;
+  k.swap_ab = v.mech.swap_ab;
   // The registered smem is authoritative at the kernel's own stage count; whatever it holds
   // beyond the ring (epilogue staging, alignment) is carried as a constant to other counts.
   k.extra_smem = v.tile.smem_bytes - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));

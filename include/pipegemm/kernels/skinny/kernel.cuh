@@ -37,13 +37,15 @@ namespace pipegemm::kernels::skinny {
 
 // TIn: __half or __nv_bfloat16; TOut: TIn or float. MAX_X: the small side (8, 16, 32: n8 blocks);
 // ROWS: W rows per CTA (m16 tiles); WARPS: warps splitting the CTA's K; UNROLL: 32-wide steps per
-// k_tile; VEC: elements per global load -- 8 (16-byte rows and pointers) or 1 (any alignment).
-// Name: a tag type whose name is the variant's, so the mangled symbol names it.
-template <class TIn, class TOut, int MAX_X, int ROWS, int WARPS, int UNROLL, int VEC, class Name>
+// k_tile; L2: the streamed loads' L2 prefetch span (0 or 256 bytes); VEC: elements per global
+// load -- 8 (16-byte rows and pointers) or 1 (any alignment). Name: a tag type whose name is the
+// variant's, so the mangled symbol names it.
+template <class TIn, class TOut, int MAX_X, int ROWS, int WARPS, int UNROLL, int L2, int VEC, class Name>
 struct SkinnyConfig {
   using TA = TIn;
   using TD = TOut;
   static constexpr int kMaxX = MAX_X, kRows = ROWS, kWarps = WARPS, kUnroll = UNROLL, kVec = VEC;
+  static constexpr int kL2Prefetch = L2;
   static constexpr int kMT = ROWS / 16;  // m16 tiles of W per warp
   static constexpr int kNB = MAX_X / 8;  // n8 blocks of X
   static constexpr int kStepK = 32;      // two m16n8k16 per 16-byte vector
@@ -101,7 +103,7 @@ struct SkinnyArgs {
 template <class Cfg, bool kStream, bool kTail>
 __device__ __forceinline__ uint4 load8(const typename Cfg::TA* row, int k, int K) {
   if constexpr (Cfg::kVec == 8) {
-    if (!kTail || k + 8 <= K) return kStream ? arch::ld_global_nc_stream_v4(row + k) : arch::ld_global_nc_v4(row + k);
+    if (!kTail || k + 8 <= K) return kStream ? arch::ld_global_nc_stream_v4<Cfg::kL2Prefetch>(row + k) : arch::ld_global_nc_v4(row + k);
   }
   const uint16_t* r = reinterpret_cast<const uint16_t*>(row);
   uint32_t h[8];
@@ -203,19 +205,22 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   // ===== MAINLOOP ============================================================================
   // k_tile kt + W's loads are issued before kt's mma.sync: DRAM latency hides under this warp's
   // MMAs and under the other warps (several CTAs per SM) -- the bytes in flight set the rate.
+  // Two named buffers taking turns, never `cur = next`: a copy of the fresh registers would
+  // wait for the loads just issued (the SASS checker saw it: MOVs of them between the HMMAs).
   // ===== DRAIN ===============================================================================
   // The last k_tile's MMAs, nothing left to load.
   int kt = kt_begin + warp;
   if (kt < kt_end) {
-    SkinnyFragments<Cfg> cur;
-    load(cur, kt);
-    for (; kt + W < kt_end; kt += W) {
-      SkinnyFragments<Cfg> next;
-      load(next, kt + W);
-      mma(cur);
-      cur = next;
+    SkinnyFragments<Cfg> f0, f1;
+    load(f0, kt);
+    while (true) {
+      if (kt + W < kt_end) load(f1, kt + W);
+      mma(f0);
+      if ((kt += W) >= kt_end) break;
+      if (kt + W < kt_end) load(f0, kt + W);
+      mma(f1);
+      if ((kt += W) >= kt_end) break;
     }
-    mma(cur);
   }
 
   // ===== EPILOGUE ============================================================================
