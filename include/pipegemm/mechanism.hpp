@@ -23,7 +23,7 @@ enum class PipelineKind {
   ldg_register,   // next k_tile staged in registers under the MMAs (k2)
   cp_async_ring,  // STAGES-slot cp.async ring, waits by group count (k3, k4)
   mbarrier_ring,  // STAGES-slot ring with full/empty mbarriers (k5)
-  register_prefetch,  // no smem: the next k_tile LDG'd into registers under this one's MMAs (skinny)
+  register_prefetch,  // no smem: LDG into registers, the next k_tile's issued first; latency hidden across warps (skinny)
   library,
 };
 // Which output tile each CTA computes.
@@ -92,7 +92,7 @@ inline const char* to_string(PipelineKind x) {
     case PipelineKind::ldg_register: return "LDG-register double buffer";
     case PipelineKind::cp_async_ring: return "cp.async ring";
     case PipelineKind::mbarrier_ring: return "mbarrier ring (full/empty per stage)";
-    case PipelineKind::register_prefetch: return "register prefetch (no smem)";
+    case PipelineKind::register_prefetch: return "registers only (no smem), latency hidden across warps";
     case PipelineKind::library: return "library";
   }
   return "?";

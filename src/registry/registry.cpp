@@ -65,7 +65,8 @@ std::string describe(const Variant& v) {
       break;
     case PipelineKind::mbarrier_ring: parts.push_back(stages + "TMA ring with full/empty mbarriers"); break;
     case PipelineKind::register_prefetch:
-      parts.push_back("no smem: each warp LDGs its next k_tile into registers under this one's MMAs");
+      parts.push_back("no smem: each warp LDGs its k_tiles into registers, the next issued before this one's MMAs "
+                      "(the SASS shows them waiting: latency hides across warps)");
       break;
     case PipelineKind::library: break;
   }

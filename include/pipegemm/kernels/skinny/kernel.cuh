@@ -203,24 +203,25 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   // ===== PROLOGUE ============================================================================
   // The warp's first k_tile in flight.
   // ===== MAINLOOP ============================================================================
-  // k_tile kt + W's loads are issued before kt's mma.sync: DRAM latency hides under this warp's
-  // MMAs and under the other warps (several CTAs per SM) -- the bytes in flight set the rate.
-  // Two named buffers taking turns, never `cur = next`: a copy of the fresh registers would
-  // wait for the loads just issued (the SASS checker saw it: MOVs of them between the HMMAs).
+  // k_tile kt + W's loads are issued before kt's mma.sync. What the SASS shows (pipegemm sass,
+  // session 11): the compiler gathers each HMMA's A quad from two 16-byte loads with MOVs placed
+  // between the HMMAs, and those wait for the loads -- so a warp does not overlap its own loads
+  // with its MMAs; the DRAM latency hides across the SM's 16 warps (4 CTAs), the bytes they hold
+  // in flight set the rate. Two named buffers taking turns (no `cur = next`) changed neither the
+  // verdict nor the speed for the better (159 registers, 3 CTAs/SM; ..._s11_call4_*.log).
   // ===== DRAIN ===============================================================================
   // The last k_tile's MMAs, nothing left to load.
   int kt = kt_begin + warp;
   if (kt < kt_end) {
-    SkinnyFragments<Cfg> f0, f1;
-    load(f0, kt);
-    while (true) {
-      if (kt + W < kt_end) load(f1, kt + W);
-      mma(f0);
-      if ((kt += W) >= kt_end) break;
-      if (kt + W < kt_end) load(f0, kt + W);
-      mma(f1);
-      if ((kt += W) >= kt_end) break;
+    SkinnyFragments<Cfg> cur;
+    load(cur, kt);
+    for (; kt + W < kt_end; kt += W) {
+      SkinnyFragments<Cfg> next;
+      load(next, kt + W);
+      mma(cur);
+      cur = next;
     }
+    mma(cur);
   }
 
   // ===== EPILOGUE ============================================================================
