@@ -23,7 +23,7 @@ enum class PipelineKind {
   ldg_register,   // next k_tile staged in registers under the MMAs (k2)
   cp_async_ring,  // STAGES-slot cp.async ring, waits by group count (k3, k4)
   mbarrier_ring,  // STAGES-slot ring with full/empty mbarriers (k5)
-  register_prefetch,  // no smem: LDG into registers, the next k_tile's issued first; latency hidden across warps (skinny)
+  register_prefetch,  // no smem: the next k_tile LDG'd into the other of two register buffers under this one's MMAs (skinny)
   library,
 };
 // Which output tile each CTA computes.
@@ -59,8 +59,9 @@ struct Mechanism {
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
   bool b_resident = false;     // B loaded into shared memory once and kept for every tile (N <= BN, short K)
-  // The operands trade MMA roles: the large one on the MMA's 16-row side, the small one (a thin
-  // problem's M or N, at most BM) on its 8-wide side -- D^T = B A^T for small M (skinny).
+  // Roles by size, not by name: the thin operand (a problem's M or N, at most BM) on the MMA's
+  // 16-row side padded to whole m16 tiles, the large one streamed on its 8-wide side -- for a
+  // small N that is D^T = B A^T (skinny).
   bool swap_ab = false;
   // > 1: K split over up to this many CTAs per output tile when tiles alone leave SMs idle; each
   // writes fp32 partials, the last to finish sums them in split order (bitwise repeatable).
@@ -92,7 +93,7 @@ inline const char* to_string(PipelineKind x) {
     case PipelineKind::ldg_register: return "LDG-register double buffer";
     case PipelineKind::cp_async_ring: return "cp.async ring";
     case PipelineKind::mbarrier_ring: return "mbarrier ring (full/empty per stage)";
-    case PipelineKind::register_prefetch: return "registers only (no smem), latency hidden across warps";
+    case PipelineKind::register_prefetch: return "register double buffer (no smem)";
     case PipelineKind::library: return "library";
   }
   return "?";

@@ -65,14 +65,15 @@ std::string describe(const Variant& v) {
       break;
     case PipelineKind::mbarrier_ring: parts.push_back(stages + "TMA ring with full/empty mbarriers"); break;
     case PipelineKind::register_prefetch:
-      parts.push_back("no smem: each warp LDGs its k_tiles into registers, the next issued before this one's MMAs "
-                      "(the SASS shows them waiting: latency hides across warps)");
+      parts.push_back("no smem: each warp LDGs its next k_tile into the other of two register buffers under this "
+                      "one's MMAs");
       break;
     case PipelineKind::library: break;
   }
   if (m.swap_ab)
-    parts.push_back("operands swapped (D^T = B A^T when M is the thin side): the large one streamed on the MMA's "
-                    "16-row side, at most " + std::to_string(v.tile.bm) + " rows of the small one on its 8-wide side");
+    parts.push_back("roles by size: at most " + std::to_string(v.req.max_thin) +
+                    " rows of the thin operand on the MMA's 16-row side (padded), the large one streamed on its "
+                    "8-wide side (D^T = B A^T when N is the thin side)");
   if (m.mma == MmaKind::wgmma) parts.push_back("wgmma");
   if (m.warp_specialized) parts.push_back("warp-specialized");
   if (m.order == TileOrder::persistent) parts.push_back("persistent");

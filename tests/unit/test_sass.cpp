@@ -333,6 +333,25 @@ TEST(SassRule, LoopWithoutAnyWaitIsNotAPipeline) {
   EXPECT_TRUE(check_function(f, hmma(0, false, "LDG")).pass);  // registered as expect_overlap=false
 }
 
+TEST(SassRule, RegisterDoubleBufferIsGatedByTheReadersOfItsLoads) {
+  // skinny's shape: two register buffers taking turns, each k_tile's loads read by the MMAs of the
+  // next half of the loop; no barrier instruction -- the readers' scoreboard waits gate.
+  Function f = make_fn({"LDG.E.128 R40, [R2.64]", "HMMA.16816.F32 R8, R12, R44, R8", "LDG.E.128 R44, [R4.64]",
+                        "HMMA.16816.F32 R8, R12, R40, R8", "@P0 BRA L0", "EXIT"});
+  Expect e = hmma(0, true, "LDG");
+  EXPECT_FALSE(check_function(f, e).pass);  // a barrier-gated rung's expectation: no gate found
+  e.gate_by_registers = true;
+  Verdict v = check_function(f, e);
+  EXPECT_TRUE(check(v, "gate").ok);
+  EXPECT_TRUE(v.overlap);
+  EXPECT_TRUE(v.pass);
+  // Each MMA reading the k_tile just loaded (one buffer, or a copy of the fresh registers): no overlap.
+  Function g = make_fn({"LDG.E.128 R40, [R2.64]", "HMMA.16816.F32 R8, R12, R40, R8", "@P0 BRA L0", "EXIT"});
+  v = check_function(g, e);
+  EXPECT_FALSE(v.overlap);
+  EXPECT_FALSE(v.pass);
+}
+
 TEST(SassRule, MmaCountMustBeAWholeNumberOfKTiles) {
   Function f = make_fn({"LDGSTS.E.128 [R2], [R4.64]", "LDGDEPBAR", "HMMA.16816.F32 R8, R12, R16, R8",
                         "HMMA.16816.F32 R20, R12, R18, R20", "HMMA.16816.F32 R24, R12, R18, R24",

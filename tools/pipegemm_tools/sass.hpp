@@ -80,6 +80,10 @@ struct Expect {
   int cta_threads = 0;                // > 0: a named barrier over fewer threads is one warp group's
   int load_bytes = 0;                 // > 0: a load of the loop moves this many bytes per thread
                                       // (LDG.E.U16 = 2, LDG.E = 4, .64 = 8, .128 = 16); 0 = not checked
+  // A registers-only pipeline (no smem, skinny): what holds the next iteration is the scoreboard
+  // wait of the first instruction reading a load's registers -- in the control bits, not a
+  // BAR/DEPBAR/mbarrier instruction -- so the gate is that reader, found by the overlap check.
+  bool gate_by_registers = false;
 };
 // A registered kernel's expectations, derived from its typed fields (Variant::mech, tile).
 Expect expect_for(const Variant& v);

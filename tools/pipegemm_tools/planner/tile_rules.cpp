@@ -1,7 +1,5 @@
 // Tile legality: the kernels' static_asserts as planner rules, and a described tile (--tile) as
 // a KernelDesc checked by them. The comment on each rule names the assert it mirrors.
-#include <utility>
-
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm::plan {
@@ -83,10 +81,10 @@ Status check_tile(const KernelDesc& k, const ArchSpec& a) {
     return bad("threads = " + str(k.threads) + ": a CTA is whole warps, a multiple of 32 in 32.." + str(a.max_threads_per_block));
   int mm, mn, mk;  // the tiled MMA: whole instructions ("a k_tile is whole k_blocks")
   mma_shape(k, &mm, &mn, &mk);
-  if (k.swap_ab) std::swap(mm, mn);  // operands swapped: the tile's BN rows ride the MMA's M side
-  if (k.bm % mm || k.bn % mn || k.bk % mk)
+  // Thin kernels (swap_ab): BM, the thin side, rides the MMA's M side padded to whole m16 tiles.
+  if ((!k.swap_ab && k.bm % mm) || k.bn % mn || k.bk % mk)
     return bad("tile " + tile_name(k) + " does not divide into " + to_string(k.mma) + " instructions (" + str(mm) + "x" +
-               str(mn) + "x" + str(mk) + " for " + to_string(k.in) + (k.swap_ab ? ", operands swapped" : "") +
+               str(mn) + "x" + str(mk) + " for " + to_string(k.in) + (k.swap_ab ? ", BM padded" : "") +
                "): BM % " + str(mm) + ", BN % " + str(mn) + ", BK % " + str(mk) + " must be 0");
   Status s;
   if (k.pipeline == PipelineKind::single || k.pipeline == PipelineKind::ldg_register ||

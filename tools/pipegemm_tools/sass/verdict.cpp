@@ -25,18 +25,18 @@ Expect expect_for(const Variant& v) {
     case MmaKind::ffma: e.mma_ops = {"FFMA"}; break;
     case MmaKind::library: e.mma_ops = {"HMMA", "IMMA", "HGMMA", "IGMMA"}; break;
   }
-  // skinny's registers-only loop: its HMMAs wait on MOVs of the k_tile's own loads (the compiler's
-  // fragment gathering, kernels/skinny/kernel.cuh), so no overlap within a warp is claimed.
-  e.expect_overlap = m.pipeline != PipelineKind::none && m.pipeline != PipelineKind::single &&
-                     m.pipeline != PipelineKind::register_prefetch;
+  e.expect_overlap = m.pipeline != PipelineKind::none && m.pipeline != PipelineKind::single;
+  e.gate_by_registers = m.pipeline == PipelineKind::register_prefetch;
   e.warp_specialized = m.warp_specialized;
   e.cta_threads = v.tile.threads;
   // Instruction streams: threads (FFMA), warps (mma.sync), consumer warpgroups (wgmma; ping-pong:
   // each consumer issues a whole tile's k_tile).
   const int streams = m.mma == MmaKind::ffma ? v.tile.threads
                       : m.mma == MmaKind::wgmma ? (m.pingpong ? 1 : m.consumers) : v.tile.threads / 32;
+  // A thin kernel (swap_ab) pads BM, its thin side, to whole MMA rows: those MMAs are issued too.
+  const int bm = m.swap_ab && v.tile.mma_m > 0 ? (v.tile.bm + v.tile.mma_m - 1) / v.tile.mma_m * v.tile.mma_m : v.tile.bm;
   if (streams > 0 && v.tile.mma_m > 0 && v.tile.bm > 0)
-    e.mma_per_k_tile = mma_per_k_tile(v.tile.bm, v.tile.bn, v.tile.bk, streams, v.tile.mma_m, v.tile.mma_n,
+    e.mma_per_k_tile = mma_per_k_tile(bm, v.tile.bn, v.tile.bk, streams, v.tile.mma_m, v.tile.mma_n,
                                       v.tile.mma_k);
   // LDG rungs: the width their load path names (k0's element, k2's 16-byte vector, a teaching
   // variant's 2-byte column walk), so a compiler's merged or split loads cannot pass unseen.

@@ -5,19 +5,22 @@
 //
 // With M = 1..32 a 128x256 tile is 97-99% padding and every byte of B is read once: the time is
 // B's bytes over the DRAM bandwidth (cuBLAS reaches 57% of the copy rate on 1x4096x4096). So the
-// operands swap roles (D^T = B A^T): the large one, W, rides mma.sync's 16-row side and is
-// streamed straight into registers with 16-byte loads; the small one, X (<= 32 rows, read by
-// every CTA, an L2 hit), rides the 8-wide side. No shared memory holds operands.
+// thin operand, X (<= 32 rows, read by every CTA, an L2 hit), always rides mma.sync's 16-row
+// side (padded to 16), and the large one, W, its 8-wide side -- for small N that is the swap
+// D^T = B A^T -- streamed straight into registers with 16-byte loads. No shared memory holds
+// operands.
 //
 // K order inside a 32-wide step is a free choice (both operands use the same one): lane (g, t)
-// loads elements 8t .. 8t+7 of a row -- one 16-byte vector -- and feeds the first 4 to the step's
-// first m16n8k16 and the last 4 to its second, so a vector is exactly one thread's fragment and
-// four lanes read a row's 64 contiguous bytes.
+// loads elements 8t .. 8t+7 of a row -- one 16-byte vector -- and feeds words 0-1 to the step's
+// first m16n8k16 and words 2-3 to its second. On the 8-wide side a B fragment is one row's two
+// words, so W's vector IS two fragments (registers used where they land: no MOV touches a load
+// in flight); X's A fragments pair rows g and g + 8 (gathered once per step, for every W block).
+// Four lanes read a row's 64 contiguous bytes.
 //
 // Work: CTA (x = kRows rows of W, y = K split, z = product); its kWarps warps take the CTA's
 // k_tiles (kUnroll steps, kWarpK elements) in turn, so a round of the CTA reads kCtaK contiguous
 // elements of each row. Each warp prefetches its next k_tile into registers before the mma.sync
-// of this one (a register double buffer). The warps' partial sums meet in shared memory in warp
+// of this one (a register double buffer, two named buffers taking turns). The warps' partial sums meet in shared memory in warp
 // order; the K splits' in an fp32 workspace, summed in split order by the last CTA to arrive --
 // the same order every run, so results are bitwise repeatable.
 #pragma once
@@ -46,14 +49,18 @@ struct SkinnyConfig {
   using TD = TOut;
   static constexpr int kMaxX = MAX_X, kRows = ROWS, kWarps = WARPS, kUnroll = UNROLL, kVec = VEC;
   static constexpr int kL2Prefetch = L2;
-  static constexpr int kMT = ROWS / 16;  // m16 tiles of W per warp
-  static constexpr int kNB = MAX_X / 8;  // n8 blocks of X
+  static constexpr int kXT = (MAX_X + 15) / 16;  // m16 tiles of X (the thin side, padded)
+  static constexpr int kWB = ROWS / 8;            // n8 blocks of W
   static constexpr int kStepK = 32;      // two m16n8k16 per 16-byte vector
   static constexpr int kWarpK = kStepK * UNROLL;  // a warp's k_tile
   static constexpr int kCtaK = kWarpK * WARPS;    // a CTA round (the registry's BK)
   static constexpr int kNumThreads = 32 * WARPS;
   static constexpr int kElems = ROWS * MAX_X;     // a CTA's outputs
   static constexpr int kMaxSplit = 64;            // CTAs sharing a tile's K
+  // CTAs per SM the registers must allow: 4 x 4 warps keep enough of W in flight (the 8-row form
+  // fits in 128 registers without spilling, its element form in 168; the wider X forms take
+  // what they need).
+  static constexpr int kMinBlocks = MAX_X <= 8 ? (VEC == 8 ? 4 : 3) : 2;
   using Mma = std::conditional_t<std::is_same_v<TIn, __half>, cute::SM80_16x8x16_F32F16F16F32_TN,
                                  cute::SM80_16x8x16_F32BF16BF16F32_TN>;
 
@@ -75,7 +82,7 @@ struct SkinnyConfig {
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs (mma.sync k16)");
   static_assert(std::is_same_v<TOut, TIn> || std::is_same_v<TOut, float>, "D in the input type or f32");
   static_assert(MAX_X % 8 == 0 && MAX_X <= 32, "the small side: n8 blocks, at most 32 rows");
-  static_assert(ROWS % 16 == 0 && ROWS <= 64, "W rows: m16 tiles");
+  static_assert(ROWS % 8 == 0 && ROWS <= 64, "W rows: n8 blocks");
   static_assert(VEC == 8 || VEC == 1, "16-byte vectors or element loads");
   static_assert(WARPS * kElems * 4 <= 48 * 1024, "the warps' partial sums fit static shared memory");
 };
@@ -121,48 +128,51 @@ __device__ __forceinline__ TD to_d(float v) {
   else return v;
 }
 
-// One warp's k_tile in registers: (UNROLL steps) x (kMT m16 tiles x rows g, g+8) of W, x (kNB n8 blocks) of X.
+// One warp's k_tile in registers: (UNROLL steps) x (kWB n8 blocks) of W, x (kXT m16 tiles x rows g, g+8) of X.
 template <class Cfg>
 struct SkinnyFragments {
-  uint4 w[Cfg::kUnroll][Cfg::kMT][2];
-  uint4 x[Cfg::kUnroll][Cfg::kNB];
+  uint4 w[Cfg::kUnroll][Cfg::kWB];
+  uint4 x[Cfg::kUnroll][Cfg::kXT][Cfg::kMaxX > 8 ? 2 : 1];
 };
 
 template <class Cfg>
-__global__ void __launch_bounds__(Cfg::kNumThreads)
+__global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
     skinny_kernel(const SkinnyArgs<typename Cfg::TA, typename Cfg::TD> args) {
   using TA = typename Cfg::TA;
   using TD = typename Cfg::TD;
-  constexpr int MT = Cfg::kMT, NB = Cfg::kNB, U = Cfg::kUnroll, W = Cfg::kWarps;
+  constexpr int XT = Cfg::kXT, WB = Cfg::kWB, U = Cfg::kUnroll, W = Cfg::kWarps;
+  // X rows g + 8 of an m16 tile: padding when the thin side is at most 8 rows -- not loaded, the
+  // A fragment repeats rows g there (those sums are dropped).
+  constexpr int kXHalves = Cfg::kMaxX > 8 ? 2 : 1;
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
   const int K = args.k, bt = blockIdx.z;
   const int row0 = blockIdx.x * Cfg::kRows;
 
-  // This lane's rows: W rows row0 + 16 mt + g (+ 8), X rows 8 nb + g. Rows past the edge read the
+  // This lane's rows: W rows row0 + 8 wb + g, X rows 16 xt + g (+ 8). Rows past the edge read the
   // last row again (a valid address); their sums are never stored.
-  const TA* wrow[MT][2];
-  const TA* xrow[NB];
+  const TA* wrow[WB];
+  const TA* xrow[XT][kXHalves];
   const TA* w = args.w + int64_t(bt) * args.stride_w;
   const TA* x = args.x + int64_t(bt) * args.stride_x;
 #pragma unroll
-  for (int mt = 0; mt < MT; ++mt)
+  for (int wb = 0; wb < WB; ++wb) wrow[wb] = w + int64_t(min(row0 + 8 * wb + g, args.n_w - 1)) * args.ldw;
 #pragma unroll
-    for (int h = 0; h < 2; ++h) wrow[mt][h] = w + int64_t(min(row0 + 16 * mt + 8 * h + g, args.n_w - 1)) * args.ldw;
+  for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
-  for (int nb = 0; nb < NB; ++nb) xrow[nb] = x + int64_t(min(8 * nb + g, args.n_x - 1)) * args.ldx;
+    for (int h = 0; h < kXHalves; ++h) xrow[xt][h] = x + int64_t(min(16 * xt + 8 * h + g, args.n_x - 1)) * args.ldx;
 
   // This CTA's k_tiles [kt_begin, kt_end) (its K split); warp w takes kt_begin + w, + W, ...
   const int k_tiles = (K + Cfg::kWarpK - 1) / Cfg::kWarpK;
   const int kt_begin = int(blockIdx.y) * args.k_tiles_per_split;
   const int kt_end = min(k_tiles, kt_begin + args.k_tiles_per_split);
 
-  float acc[MT][NB][4];  // (m16 tile, n8 block, fragment)
+  float acc[XT][WB][4];  // (m16 tile of X, n8 block of W, fragment)
 #pragma unroll
-  for (int mt = 0; mt < MT; ++mt)
+  for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
-    for (int nb = 0; nb < NB; ++nb)
+    for (int wb = 0; wb < WB; ++wb)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) acc[mt][nb][i] = 0.f;
+      for (int i = 0; i < 4; ++i) acc[xt][wb][i] = 0.f;
 
   auto load_k_tile = [&](SkinnyFragments<Cfg>& f, int kt, auto tail) {
     constexpr bool kTail = decltype(tail)::value;
@@ -170,70 +180,84 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
     for (int u = 0; u < U; ++u) {
       const int k = kt * Cfg::kWarpK + u * Cfg::kStepK + 8 * t;
 #pragma unroll
-      for (int mt = 0; mt < MT; ++mt)
+      for (int wb = 0; wb < WB; ++wb) f.w[u][wb] = load8<Cfg, true, kTail>(wrow[wb], k, K);
 #pragma unroll
-        for (int h = 0; h < 2; ++h) f.w[u][mt][h] = load8<Cfg, true, kTail>(wrow[mt][h], k, K);
+      for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
-      for (int nb = 0; nb < NB; ++nb) f.x[u][nb] = load8<Cfg, false, kTail>(xrow[nb], k, K);
+        for (int h = 0; h < kXHalves; ++h) f.x[u][xt][h] = load8<Cfg, false, kTail>(xrow[xt][h], k, K);
     }
   };
-  // One warp-uniform branch per k_tile: only the one that holds K's end checks each element.
-  auto load = [&](SkinnyFragments<Cfg>& f, int kt) {
-    if ((kt + 1) * Cfg::kWarpK <= K) load_k_tile(f, kt, std::false_type{});
-    else load_k_tile(f, kt, std::true_type{});
-  };
-  // A step's vector word j = pair (2j, 2j + 1) of the lane's 8 elements: m16n8k16 number j / 2
-  // takes words 2s and 2s + 1 (s = j / 2) as its k pairs (2t, 2t+1) and (2t+8, 2t+9).
+  // A step's vector word j = pair (2j, 2j + 1) of the lane's 8 elements: m16n8k16 number s takes
+  // words 2s and 2s + 1 as its k pairs (2t, 2t+1) and (2t+8, 2t+9) -- B = W's row g, A = X's rows
+  // g (a0, a2) and g + 8 (a1, a3).
   auto mma = [&](const SkinnyFragments<Cfg>& f) {
 #pragma unroll
     for (int u = 0; u < U; ++u)
 #pragma unroll
       for (int s = 0; s < 2; ++s)
 #pragma unroll
-        for (int mt = 0; mt < MT; ++mt)
+        for (int xt = 0; xt < XT; ++xt) {
+          const uint32_t a0 = word(f.x[u][xt][0], 2 * s), a1 = word(f.x[u][xt][kXHalves - 1], 2 * s);
+          const uint32_t a2 = word(f.x[u][xt][0], 2 * s + 1), a3 = word(f.x[u][xt][kXHalves - 1], 2 * s + 1);
 #pragma unroll
-          for (int nb = 0; nb < NB; ++nb) {
-            float* c = acc[mt][nb];
-            Cfg::Mma::fma(c[0], c[1], c[2], c[3], word(f.w[u][mt][0], 2 * s), word(f.w[u][mt][1], 2 * s),
-                          word(f.w[u][mt][0], 2 * s + 1), word(f.w[u][mt][1], 2 * s + 1), word(f.x[u][nb], 2 * s),
-                          word(f.x[u][nb], 2 * s + 1), c[0], c[1], c[2], c[3]);
+          for (int wb = 0; wb < WB; ++wb) {
+            float* c = acc[xt][wb];
+            Cfg::Mma::fma(c[0], c[1], c[2], c[3], a0, a1, a2, a3, word(f.w[u][wb], 2 * s), word(f.w[u][wb], 2 * s + 1),
+                          c[0], c[1], c[2], c[3]);
           }
+        }
   };
 
   // ===== PROLOGUE ============================================================================
   // The warp's first k_tile in flight.
   // ===== MAINLOOP ============================================================================
-  // k_tile kt + W's loads are issued before kt's mma.sync. What the SASS shows (pipegemm sass,
-  // session 11): the compiler gathers each HMMA's A quad from two 16-byte loads with MOVs placed
-  // between the HMMAs, and those wait for the loads -- so a warp does not overlap its own loads
-  // with its MMAs; the DRAM latency hides across the SM's 16 warps (4 CTAs), the bytes they hold
-  // in flight set the rate. Two named buffers taking turns (no `cur = next`) changed neither the
-  // verdict nor the speed for the better (159 registers, 3 CTAs/SM; ..._s11_call4_*.log).
+  // k_tile kt + W's loads are issued before kt's mma.sync, into the other of two named buffers
+  // (never `cur = next`: that copy reads the fresh registers, and its MOVs between the HMMAs
+  // wait for the loads just issued -- the SASS checker saw it, session 11). DRAM latency hides
+  // under this warp's MMAs and under the SM's other warps; the bytes in flight set the rate.
+  // Only whole k_tiles run here: no element predicate (nor branch) inside the loop.
   // ===== DRAIN ===============================================================================
-  // The last k_tile's MMAs, nothing left to load.
+  // The last whole k_tile's MMAs, then K's partial k_tile (if any) by the warp whose turn it is.
+  const int full_end = min(kt_end, K / Cfg::kWarpK);  // k_tiles wholly inside K
   int kt = kt_begin + warp;
-  if (kt < kt_end) {
-    SkinnyFragments<Cfg> cur;
-    load(cur, kt);
-    for (; kt + W < kt_end; kt += W) {
-      SkinnyFragments<Cfg> next;
-      load(next, kt + W);
-      mma(cur);
-      cur = next;
+  if (kt < full_end) {
+    SkinnyFragments<Cfg> f0, f1;
+    load_k_tile(f0, kt, std::false_type{});
+    while (true) {
+      const bool more = kt + W < full_end;
+      if (more) load_k_tile(f1, kt + W, std::false_type{});
+      mma(f0);
+      if (!more) break;
+      kt += W;
+      const bool more2 = kt + W < full_end;
+      if (more2) load_k_tile(f0, kt + W, std::false_type{});
+      mma(f1);
+      if (!more2) break;
+      kt += W;
     }
-    mma(cur);
+  }
+  const int tail = K / Cfg::kWarpK;  // the partial k_tile's index when K % kWarpK
+  if (K % Cfg::kWarpK && tail >= kt_begin && tail < kt_end && (tail - kt_begin) % W == warp) {
+    SkinnyFragments<Cfg> f;
+    load_k_tile(f, tail, std::true_type{});
+    mma(f);
   }
 
   // ===== EPILOGUE ============================================================================
   // Warps' sums in warp order (smem), then the K splits' in split order (workspace), then alpha,
   // beta * C, bias, activation per element, stored so that a warp writes D's contiguous dimension.
+  // Accumulator i of (xt, wb): X row 16 xt + g + 8 (i / 2), W row 8 wb + 2t + i % 2; the X rows
+  // of the padding (past kMaxX) are dropped.
   __shared__ float red[W][Cfg::kRows][Cfg::kMaxX];  // (ROWS, MAX_X, WARPS)
 #pragma unroll
-  for (int mt = 0; mt < MT; ++mt)
+  for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
-    for (int nb = 0; nb < NB; ++nb)
+    for (int wb = 0; wb < WB; ++wb)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) red[warp][16 * mt + g + 8 * (i / 2)][8 * nb + 2 * t + i % 2] = acc[mt][nb][i];
+      for (int i = 0; i < 4; ++i) {
+        const int xr = 16 * xt + g + 8 * (i / 2);
+        if (xr < Cfg::kMaxX) red[warp][8 * wb + 2 * t + i % 2][xr] = acc[xt][wb][i];
+      }
   __syncthreads();
 
   constexpr int kPer = (Cfg::kElems + Cfg::kNumThreads - 1) / Cfg::kNumThreads;
