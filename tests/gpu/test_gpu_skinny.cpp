@@ -4,6 +4,7 @@
 // repeated on a second run, the full epilogue over a batch, and the refusals and plan (no GPU).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/bench.hpp"
+#include "split_plan_check.hpp"
 
 using namespace pipegemm;
 
@@ -69,14 +71,8 @@ TEST(SkinnyPlan, SplitsFillTheSlotsInWholeWavesAndNeverLeaveASplitEmpty) {
   EXPECT_EQ(detail::thin_split_plan(1, 100, 64, 4, 64, 396).splits, 1);      // two k_tiles: one warp each
   for (int64_t k : {1, 7, 64, 65, 1000, 4096, 28672})
     for (int64_t tiles : {1, 3, 128, 5000})
-      for (int64_t slots : {1, 132, 396, 10000}) {
-        detail::SplitPlan q = detail::thin_split_plan(tiles, k, 64, 4, 64, slots);
-        const int64_t kt = (k + 63) / 64;
-        EXPECT_GE(q.splits, 1);
-        EXPECT_LE(q.splits, 64);
-        EXPECT_LT(int64_t(q.splits - 1) * q.k_tiles_per_split, kt) << "an empty split at K=" << k;
-        EXPECT_GE(int64_t(q.splits) * q.k_tiles_per_split, kt) << "K not covered at K=" << k;
-      }
+      for (int64_t slots : {1, 132, 396, 10000})
+        expect_whole_splits(detail::thin_split_plan(tiles, k, 64, 4, 64, slots), (k + 63) / 64, 64, k);
 }
 
 TEST(SkinnyRefusal, WideProblemsAndMnMajorOperandsAreRefusedByName) {
