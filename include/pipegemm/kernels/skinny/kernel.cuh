@@ -20,9 +20,9 @@
 // Work: CTA (x = kRows rows of W, y = K split, z = product); its kWarps warps take the CTA's
 // k_tiles (kUnroll steps, kWarpK elements) in turn, so a round of the CTA reads kCtaK contiguous
 // elements of each row. Each warp prefetches its next k_tile into registers before the mma.sync
-// of this one (a register double buffer, two named buffers taking turns). The warps' partial sums meet in shared memory in warp
-// order; the K splits' in an fp32 workspace, summed in split order by the last CTA to arrive --
-// the same order every run, so results are bitwise repeatable.
+// of this one (a register double buffer: two named buffers taking turns). The warps' partial
+// sums meet in shared memory in warp order; the K splits' in an fp32 workspace, summed in split
+// order by the last CTA to arrive -- the same order every run, so results are bitwise repeatable.
 #pragma once
 
 #include <cuda_bf16.h>
