@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/cuda_element.hpp"
 #include "kernels/k5_tensor_map.hpp"
 #include "kernels/launch_util.cuh"
 #include "kernels/pack.hpp"
@@ -19,14 +20,6 @@
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
-
-// The element type of a table types token, as k5 takes it (CUDA's own types, no CuTe).
-template <DType> struct K5Element;
-template <> struct K5Element<DType::f16> { using T = __half; };
-template <> struct K5Element<DType::bf16> { using T = __nv_bfloat16; };
-template <> struct K5Element<DType::f32> { using T = float; };
-template <> struct K5Element<DType::i8> { using T = int8_t; };
-template <> struct K5Element<DType::i32> { using T = int32_t; };
 
 // The short-K companion of a config (used when K <= 512, where a tile's stores, not its MMAs,
 // are the long pole): 16-bit D -> the deferred-store form of the same config (the tile is
@@ -298,7 +291,7 @@ struct K5Variant {
 #define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
   namespace pipegemm::detail {                                                                       \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
-    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e>;                                             \
     out.push_back(K5Variant<types::t, Cfg, cluster>::make(PIPEGEMM_STR(name)));                     \
   }                                                                                                  \
@@ -306,7 +299,7 @@ struct K5Variant {
 #define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e)                                                     \
   namespace pipegemm::detail {                                                                       \
   void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e>;                                             \
     out.push_back(K5Variant<types::t, Cfg, 2>::make_packed(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
@@ -314,7 +307,7 @@ struct K5Variant {
 #define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e)                                                   \
   namespace pipegemm::detail {                                                                       \
   void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e, false, false, false, false, true>;            \
     out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
@@ -323,7 +316,7 @@ struct K5Variant {
 #define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e)                                                 \
   namespace pipegemm::detail {                                                                       \
   void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename K5Element<types::t::a>::T, typename K5Element<types::t::d>::T, \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e, true, false, false, false, false, true>;      \
     out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda_element.hpp"
 #include "kernels/launch_util.cuh"
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
@@ -20,26 +21,18 @@
 
 namespace pipegemm::detail {
 
-template <DType> struct SkinnyElement;
-template <> struct SkinnyElement<DType::f16> { using T = __half; };
-template <> struct SkinnyElement<DType::bf16> { using T = __nv_bfloat16; };
-template <> struct SkinnyElement<DType::f32> { using T = float; };
-
 template <class Types, class Cfg8, class Cfg1>
 struct SkinnyVariant {
   using TA = typename Cfg8::TA;
   using TD = typename Cfg8::TD;
   static constexpr int kProductsPerLaunch = 65535;  // grid z
 
+  // Each load form's own occupancy (the element form holds more registers), asked once.
   template <class C>
   static int blocks_per_sm() {
     static const int blocks = [] {
-      int b = 0;
-      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernels::skinny::skinny_kernel<C>, C::kNumThreads, 0) !=
-          cudaSuccess) {
-        cudaGetLastError();
-        b = 1;
-      }
+      int b = 0, regs = 0;
+      if (!occupancy_of(&kernels::skinny::skinny_kernel<C>, C::kNumThreads, 0, &b, &regs).ok()) b = 1;
       return std::max(b, 1);
     }();
     return blocks;
@@ -149,8 +142,8 @@ struct SkinnyVariant {
   namespace pipegemm::detail {                                                                               \
   struct PIPEGEMM_CAT(SkinnyName_, name) {};                                                                 \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                              \
-    using TA = typename SkinnyElement<types::t::a>::T;                                                       \
-    using TD = typename SkinnyElement<types::t::d>::T;                                                       \
+    using TA = typename CudaElement<types::t::a>::T;                                                       \
+    using TD = typename CudaElement<types::t::d>::T;                                                       \
     using Name = PIPEGEMM_CAT(SkinnyName_, name);                                                            \
     static_assert((bk) % (32 * (warps)) == 0, "BK: whole 32-wide steps per warp");                          \
     using Cfg8 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), l2, 8, Name>; \

@@ -1,7 +1,7 @@
-// A global load issued exactly where it is written (asm volatile: ordered with the other volatile
-// asm around it, e.g. the mainloop's wgmma), for a value loaded early so that its latency hides
-// under later work. A plain load may be sunk to its first use -- for k5's bias, to the end of the
-// mainloop, where its whole latency shows (session 7). Read-only (.nc) data.
+// Global loads issued exactly where they are written (asm volatile: ordered with the other volatile
+// asm around them, e.g. the mainloop's wgmma or mma.sync), for values loaded early so that their
+// latency hides under later work. A plain load may be sunk to its first use -- for k5's bias, to
+// the end of the mainloop, where its whole latency shows (session 7). Read-only (.nc) data.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,6 @@ __device__ __forceinline__ uint16_t ld_global_nc_early_b16(const void* p) {
   asm volatile("ld.global.nc.b16 %0, [%1];" : "=h"(v) : "l"(p));
   return v;
 }
-
-}  // namespace pipegemm::arch
-
-namespace pipegemm::arch {
 
 // 16 bytes of read-only data that no other thread of the SM reads again (a thin GEMM's streamed
 // weights): L1::no_allocate keeps it from evicting what is reused. kL2Prefetch = 256: L2 fetches

@@ -38,11 +38,11 @@
 
 namespace pipegemm::kernels::skinny {
 
-// TIn: __half or __nv_bfloat16; TOut: TIn or float. MAX_X: the small side (8, 16, 32: n8 blocks);
-// ROWS: W rows per CTA (m16 tiles); WARPS: warps splitting the CTA's K; UNROLL: 32-wide steps per
-// k_tile; L2: the streamed loads' L2 prefetch span (0 or 256 bytes); VEC: elements per global
-// load -- 8 (16-byte rows and pointers) or 1 (any alignment). Name: a tag type whose name is the
-// variant's, so the mangled symbol names it.
+// TIn: __half or __nv_bfloat16; TOut: TIn or float. MAX_X: the thin side (8, 16, 32: m16 tiles,
+// padded); ROWS: W rows per CTA (n8 blocks); WARPS: warps splitting the CTA's K; UNROLL: 32-wide
+// steps per k_tile; L2: the streamed loads' L2 prefetch span (0 or 256 bytes); VEC: elements per
+// global load -- 8 (16-byte rows and pointers) or 1 (any alignment). Name: a tag type whose name
+// is the variant's, so the mangled symbol names it.
 template <class TIn, class TOut, int MAX_X, int ROWS, int WARPS, int UNROLL, int L2, int VEC, class Name>
 struct SkinnyConfig {
   using TA = TIn;
@@ -81,7 +81,7 @@ struct SkinnyConfig {
 
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs (mma.sync k16)");
   static_assert(std::is_same_v<TOut, TIn> || std::is_same_v<TOut, float>, "D in the input type or f32");
-  static_assert(MAX_X % 8 == 0 && MAX_X <= 32, "the small side: n8 blocks, at most 32 rows");
+  static_assert(MAX_X % 8 == 0 && MAX_X <= 32, "the thin side: 8, 16, 24 or 32 rows (m16 tiles, padded)");
   static_assert(ROWS % 8 == 0 && ROWS <= 64, "W rows: n8 blocks");
   static_assert(VEC == 8 || VEC == 1, "16-byte vectors or element loads");
   static_assert(WARPS * kElems * 4 <= 48 * 1024, "the warps' partial sums fit static shared memory");
