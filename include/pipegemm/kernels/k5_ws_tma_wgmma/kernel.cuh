@@ -33,6 +33,7 @@
 #include "pipegemm/arch/barrier.cuh"
 #include "pipegemm/arch/fence.cuh"
 #include "pipegemm/arch/ld_global.cuh"
+#include "pipegemm/arch/ld_shared.cuh"
 #include "pipegemm/arch/mbarrier.cuh"
 #include "pipegemm/arch/setmaxnreg.cuh"
 #include "pipegemm/arch/stmatrix.cuh"
@@ -57,8 +58,9 @@ struct K5Smem {
   alignas(1024) uint8_t d[CONSUMERS][EPI_BUFS][EPI_BUF_BYTES];  // (64,128 B, kEpiBufs, kConsumers)
   uint64_t full[STAGES];                                        // mbarriers: slot landed
   uint64_t empty[STAGES];                                       // mbarriers: slot released
-  float bias[BIAS_BUFS][BN];  // general form: the tile's bias (per row: its BM rows, per column: its BN
-                              // columns); ping-pong: one per consumer (each its own tile)
+  // General form: the tile's bias (per row: its BM rows; per column: its BN columns in
+  // kBiasStride-padded quarters, bias_slot()); ping-pong: one per consumer (each its own tile).
+  alignas(16) float bias[BIAS_BUFS][BN + 16];
 };
 
 // The single template parameter of the k5 family. TIn: __half or __nv_bfloat16 (A and B), TOut:
@@ -188,13 +190,28 @@ struct K5General<true> {
   common::EpilogueArgs epi;
 };
 
-// The bias of a tile goes through shared memory: each of the 256 consumer threads loads one
-// element (row m0 + t or column n0 + t; zero past the edge) when the tile starts, holds its bits
-// in one register through the mainloop -- the load's latency hides under the wgmma (an early,
-// volatile load: a plain one was sunk to its use) -- and stores it to smem.bias before the
+// The bias of a tile goes through shared memory: each consumer warpgroup's 128 threads load
+// BN / 128 elements each (row m0 + t or column n0 + t; zero past the edge) when the tile starts,
+// hold their bits through the mainloop -- the loads' latency hides under the wgmma (early,
+// volatile loads: plain ones were sunk to their use) -- and store them to smem.bias before the
 // epilogue. Loaded element by element in the epilogue, the 64 bias values a thread needs cost 4%
 // of a 4096^3 GEMM (session 6), more than the GELU.
+// Cooperative: both consumers store the same tile's same bits into one buffer (no smem for two),
+// each behind its own barrier, so neither waits for the other: a barrier of all 256 held them in
+// lockstep at every tile's epilogue (session 12). That is safe when a tile has more k_tiles than
+// the ring has slots: a consumer can then finish a mainloop only after the other has released
+// that tile's early slots, i.e. after the other's previous epilogue read the buffer. With fewer
+// k_tiles (short K) the 256-thread barrier kBiasBarrier orders them.
 constexpr int kBiasBarrier = 3;  // named barrier of the 256 consumer threads (1, 2: each consumer's)
+// A column's slot: the fragment's thread with lane % 4 = q reads columns 8j + 2q + {0, 1} (every
+// j), so quarter q holds them contiguously -- 16-byte loads -- in a row of kBiasStride floats,
+// padded so that the four quarters start on different banks.
+template <int BN>
+constexpr int kBiasStride = BN / 4 + 4;
+template <int BN>
+__device__ __forceinline__ int bias_slot(int col) {
+  return (col % 8) / 2 * kBiasStride<BN> + 2 * (col / 8) + col % 2;
+}
 // Ping-pong: named barrier kTurnBarrier + c hands the ring to consumer c (ids 4, 5).
 constexpr int kTurnBarrier = 4;
 template <class Cfg>
@@ -206,23 +223,26 @@ __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e
   if (e.bias_type == DType::f32) return arch::ld_global_nc_early_b32(static_cast<const float*>(e.bias) + i);
   return arch::ld_global_nc_early_b16(static_cast<const uint16_t*>(e.bias) + i);
 }
-// After the mainloop: the first barrier waits until every thread sharing sbias has read the
-// previous tile's bias (a consumer can run a short mainloop ahead of the other's epilogue), the
-// second until this tile's is complete. `threads` share it (barrier id `barrier`), each storing
-// N elements t, t + threads, ...: the 256 consumer threads one each, or (ping-pong) a consumer's
-// 128 threads two each of its own tile's.
-template <int N>
-__device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&bits)[N], DType type, int t,
-                                                int barrier, int threads) {
+// After the mainloop, by `threads` threads sharing named barrier `barrier` (a consumer's 128, or
+// both consumers' 256): the first barrier waits until all of them have read the previous tile's
+// bias, the second until this tile's is complete. Thread t (of its consumer) stores elements t,
+// t + 128, ..., scaled by `scale` (the GELU takes v / 2: apply_epilogue), per column in their
+// bias_slot.
+template <int BN, int N>
+__device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&bits)[N], DType type, bool per_col,
+                                                float scale, int t, int barrier, int threads) {
   float v[N];
 #pragma unroll
   for (int j = 0; j < N; ++j)
-    v[j] = type == DType::f32   ? __uint_as_float(bits[j])
-           : type == DType::f16 ? __half2float(__ushort_as_half(uint16_t(bits[j])))
-                                : __bfloat162float(__ushort_as_bfloat16(uint16_t(bits[j])));
+    v[j] = scale * (type == DType::f32   ? __uint_as_float(bits[j])
+                    : type == DType::f16 ? __half2float(__ushort_as_half(uint16_t(bits[j])))
+                                         : __bfloat162float(__ushort_as_bfloat16(uint16_t(bits[j]))));
   arch::named_barrier_sync(barrier, threads);
 #pragma unroll
-  for (int j = 0; j < N; ++j) sbias[t + j * threads] = v[j];
+  for (int j = 0; j < N; ++j) {
+    const int i = t + j * 128;
+    arch::sts_f32(arch::smem_u32(sbias + (per_col ? bias_slot<BN>(i) : i)), v[j]);
+  }
   arch::named_barrier_sync(barrier, threads);
 }
 
@@ -274,11 +294,17 @@ __device__ __forceinline__ void add_c_pairs(float (&acc)[Cfg::kAccRegs], const T
 // alpha, beta * C, bias, activation on a consumer warpgroup's (64, BN) fp32 accumulators:
 // thread (warp w, lane l) holds acc[4j + 2h + q] = row 16w + 8h + l/4, column 8j + 2(l%4) + q
 // (arch/wgmma.cuh); row0/col0 is the fragment's first element in D, bt the product; sbias the
-// tile's bias (stage_tile_bias), srow0 the fragment's first row in the CTA tile. Phases, each
-// one loop over the accumulators behind one uniform branch. C reads are predicated on the M/N
+// tile's bias (stage_tile_bias, scaled by bias_scale(e)), srow0 the fragment's first row in the
+// CTA tile. Phases, each one loop over the accumulators behind one uniform branch: alpha and C;
+// the scale and the bias in one FFMA; the activation. C reads are predicated on the M/N
 // edges (the TMA store clips the rest), one element at a time: grouping them into arrays (16 or
 // 64 values) spilled 1-2 KB under the launch bound's 168 registers, which ptxas allocates
 // whatever setmaxnreg gives the consumers later.
+// The GELU (tanh form) works on v / 2 (common::gelu_tanh_of_half): the bias is staged halved.
+__device__ __forceinline__ float bias_scale(const common::EpilogueArgs& e) {
+  return e.act == Activation::gelu_tanh ? 0.5f : 1.f;
+}
+
 template <class Cfg>
 __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], const common::EpilogueArgs& e, int row0,
                                                int col0, int bt, int M, int N, int tid_wg, const float* sbias,
@@ -287,10 +313,12 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
   const int lane = tid_wg % 32;
   const int r0 = row0 + 16 * (tid_wg / 32) + (lane >> 2);
   const int c0 = col0 + 2 * (lane & 3);
-  if (e.alpha != 1.f) {
+  float scale = e.alpha;  // applied with the bias below, or here before beta C
+  if (e.c && e.alpha != 1.f) {
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] *= e.alpha;
   }
+  if (e.c) scale = 1.f;
   constexpr DType kDType = sizeof(typename Cfg::TD) == 4                        ? DType::f32
                            : std::is_same_v<typename Cfg::TD, __half> ? DType::f16
                                                                         : DType::bf16;
@@ -317,32 +345,41 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
                      acc[4 * j + 2 * h + q]);
         }
   }
+  // v = scale * acc + bias in one FFMA; for the GELU, v / 2 (its bias staged halved).
+  const float s = scale * bias_scale(e);
   if (e.bias) {  // zeros past the edges (load_tile_bias)
     if (e.bias_mode == Bias::per_col) {
+      static_assert(kBlocks % 2 == 0, "two n8 blocks' bias pairs per 16-byte load");
+      const uint32_t q_row = arch::smem_u32(sbias + (lane & 3) * kBiasStride<Cfg::BN>);
 #pragma unroll
-      for (int j = 0; j < kBlocks; ++j) {
-        const float2 b = *reinterpret_cast<const float2*>(sbias + c0 - col0 + 8 * j);
-        acc[4 * j + 0] += b.x, acc[4 * j + 1] += b.y;
-        acc[4 * j + 2] += b.x, acc[4 * j + 3] += b.y;
+      for (int j = 0; j < kBlocks; j += 2) {
+        const float4 b = arch::lds_v4_f32(q_row + 4 * 2 * j);  // columns 8j + 2q + {0,1}, 8(j+1) + 2q + {0,1}
+        acc[4 * j + 0] = fmaf(acc[4 * j + 0], s, b.x), acc[4 * j + 1] = fmaf(acc[4 * j + 1], s, b.y);
+        acc[4 * j + 2] = fmaf(acc[4 * j + 2], s, b.x), acc[4 * j + 3] = fmaf(acc[4 * j + 3], s, b.y);
+        acc[4 * j + 4] = fmaf(acc[4 * j + 4], s, b.z), acc[4 * j + 5] = fmaf(acc[4 * j + 5], s, b.w);
+        acc[4 * j + 6] = fmaf(acc[4 * j + 6], s, b.z), acc[4 * j + 7] = fmaf(acc[4 * j + 7], s, b.w);
       }
     } else {
-      const float b0 = sbias[srow0 + r0 - row0];
-      const float b1 = sbias[srow0 + r0 - row0 + 8];
+      const float b0 = arch::lds_f32(arch::smem_u32(sbias + srow0 + r0 - row0));
+      const float b1 = arch::lds_f32(arch::smem_u32(sbias + srow0 + r0 - row0 + 8));
 #pragma unroll
       for (int j = 0; j < kBlocks; ++j) {
-        acc[4 * j + 0] += b0, acc[4 * j + 1] += b0;
-        acc[4 * j + 2] += b1, acc[4 * j + 3] += b1;
+        acc[4 * j + 0] = fmaf(acc[4 * j + 0], s, b0), acc[4 * j + 1] = fmaf(acc[4 * j + 1], s, b0);
+        acc[4 * j + 2] = fmaf(acc[4 * j + 2], s, b1), acc[4 * j + 3] = fmaf(acc[4 * j + 3], s, b1);
       }
     }
+  } else if (s != 1.f) {
+#pragma unroll
+    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] *= s;
   }
   switch (e.act) {  // one loop per activation: the switch is outside the accumulators
     case Activation::relu:
 #pragma unroll
       for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::relu);
       break;
-    case Activation::gelu_tanh:
+    case Activation::gelu_tanh:  // acc holds v / 2
 #pragma unroll
-      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_tanh);
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::gelu_tanh_of_half(acc[i]);
       break;
     case Activation::gelu_erf:
 #pragma unroll
@@ -623,12 +660,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // Trace: thread 0 of each consumer records (tiles as the producer counts them).
     PIPEGEMM_TRACE_LANE(trace, consumer, c, tid_wg == 0);
     const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
-    // Who stages a tile's bias: the 256 consumer threads, or (ping-pong) the consumer's own 128.
-    // The thread's index among them is re-read where used: held through the mainloop, its one
-    // register spilled the fp32-D kernels.
-    constexpr int kBiasThreads = Cfg::kPingpong ? 128 : 256;
-    constexpr int kBiasPerThread = Cfg::BN / kBiasThreads;
-    auto bias_t = [&] { return Cfg::kPingpong ? int(threadIdx.x % 128) : int(threadIdx.x) - 128; };
+    // Each consumer's 128 threads stage the tile's bias (stage_tile_bias).
+    constexpr int kBiasPerThread = Cfg::BN / 128;
+    static_assert(Cfg::BM <= Cfg::BN + 16, "a per-row bias fits the bias row");
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
     typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
@@ -667,7 +701,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       if constexpr (Cfg::kGeneral) {
 #pragma unroll
         for (int j = 0; j < kBiasPerThread; ++j)
-          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, bias_t() + j * kBiasThreads);
+          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, tid_wg + j * 128);
       }
 
       // Ping-pong: wait for the turn. A full barrier's parity only tells its last two phases
@@ -744,9 +778,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       } else {
         if constexpr (Cfg::kGeneral) {
           float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
+          const bool own = Cfg::kPingpong || k_tiles > STAGES;  // each consumer behind its own barrier
           if (general.epi.bias)
-            stage_tile_bias(sbias, bias_v, general.epi.bias_type, bias_t(), Cfg::kPingpong ? 1 + c : kBiasBarrier,
-                            kBiasThreads);
+            stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
+                                     bias_scale(general.epi), tid_wg, own ? 1 + c : kBiasBarrier, own ? 128 : 256);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);

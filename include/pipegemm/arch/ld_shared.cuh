@@ -1,0 +1,26 @@
+// ld.shared / st.shared by a 32-bit shared-window address. A pointer into dynamic shared memory
+// that went through an integer (the 1024-byte alignment of the smem base) is generic to NVVM, so
+// plain C++ accesses through it become generic LD/ST; these keep the shared state space.
+#pragma once
+
+#include <cstdint>
+
+namespace pipegemm::arch {
+
+__device__ __forceinline__ float lds_f32(uint32_t addr) {
+  float v;
+  asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
+  return v;
+}
+
+__device__ __forceinline__ float4 lds_v4_f32(uint32_t addr) {
+  float4 v;
+  asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr));
+  return v;
+}
+
+__device__ __forceinline__ void sts_f32(uint32_t addr, float v) {
+  asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
+}
+
+}  // namespace pipegemm::arch
