@@ -196,13 +196,17 @@ struct K5General<true> {
 // volatile loads: plain ones were sunk to their use) -- and store them to smem.bias before the
 // epilogue. Loaded element by element in the epilogue, the 64 bias values a thread needs cost 4%
 // of a 4096^3 GEMM (session 6), more than the GELU.
-// Cooperative: both consumers store the same tile's same bits into one buffer (no smem for two),
-// each behind its own barrier, so neither waits for the other: a barrier of all 256 held them in
-// lockstep at every tile's epilogue (session 12). That is safe when a tile has more k_tiles than
-// the ring has slots: a consumer can then finish a mainloop only after the other has released
-// that tile's early slots, i.e. after the other's previous epilogue read the buffer. With fewer
-// k_tiles (short K) the 256-thread barrier kBiasBarrier orders them.
+// When: under the mainloop (after k_tile kBiasStageKt's wgmma is issued), so the epilogue only
+// reads it. Cooperative: both consumers store the same tile's same bits into one buffer (no smem
+// for two), each behind its own barrier, so neither waits for the other -- a barrier of all 256
+// held them in lockstep at every tile's epilogue (session 12). A consumer past k_tile STAGES of a
+// tile has had that slot refilled, so the other consumer released the tile's first slot: its
+// previous epilogue has read the buffer. Ping-pong: each consumer its own buffer, from k_tile 0.
+// A cooperative tile of at most STAGES k_tiles (short K) stages in the epilogue, behind the
+// 256-thread barrier kBiasBarrier.
 constexpr int kBiasBarrier = 3;  // named barrier of the 256 consumer threads (1, 2: each consumer's)
+template <class Cfg>
+constexpr int kBiasStageKt = Cfg::kPingpong ? 0 : Cfg::STAGES;
 // A column's slot: the fragment's thread with lane % 4 = q reads columns 8j + 2q + {0, 1} (every
 // j), so quarter q holds them contiguously -- 16-byte loads -- in a row of kBiasStride floats,
 // padded so that the four quarters start on different banks.
@@ -696,7 +700,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
       PIPEGEMM_TRACE_STAMP(trace, tile_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
-      // This thread's elements of the tile's bias (their bits), staged after the mainloop.
+      // This thread's elements of the tile's bias (their bits), staged under the mainloop (kBiasStageKt).
       uint32_t bias_v[kBiasPerThread] = {};
       if constexpr (Cfg::kGeneral) {
 #pragma unroll
@@ -732,6 +736,12 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
                                                          kt > 0 || kb > 0);
         arch::wgmma_commit_group();
+        if constexpr (Cfg::kGeneral) {  // the tile's bias into smem while this k_tile's wgmma runs
+          if (general.epi.bias && kt == kBiasStageKt<Cfg> && k_tiles > kBiasStageKt<Cfg>)
+            stage_tile_bias<Cfg::BN>(smem.bias[Cfg::kPingpong ? c : 0], bias_v, general.epi.bias_type,
+                                     general.epi.bias_mode == Bias::per_col, bias_scale(general.epi), tid_wg, 1 + c,
+                                     128);
+        }
         PIPEGEMM_TRACE_STAMP_AT(trace, stage_wait, t_wait, (item - cluster_idx) / cluster_cnt, kt, r.index);
         PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
         PIPEGEMM_TRACE_STAMP_AT(trace, mma_begin, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
@@ -778,10 +788,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       } else {
         if constexpr (Cfg::kGeneral) {
           float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
-          const bool own = Cfg::kPingpong || k_tiles > STAGES;  // each consumer behind its own barrier
-          if (general.epi.bias)
+          if (general.epi.bias && k_tiles <= kBiasStageKt<Cfg>)  // short K: not staged under the mainloop
             stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
-                                     bias_scale(general.epi), tid_wg, own ? 1 + c : kBiasBarrier, own ? 128 : 256);
+                                     bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
