@@ -5,8 +5,8 @@
 { echo; echo "\$ nvcc -O3 -arch=sm_90a bench/micro/sfu_throughput.cu && ./sfu_throughput"
   nvcc -O3 -arch=sm_90a -o /tmp/sfu_throughput bench/micro/sfu_throughput.cu && /tmp/sfu_throughput; echo "# exit $?"; } >> "$OUT/run.log" 2>&1
 gt pipegemm_gpu_tests 'K5*:GpuSemantics.*'
-pg verify --shape 1000x1048x1000 --kernel k5_f16_128x256x64_s4 k5_pingpong_f16_64x256x64_s4 --dtype f16 --bias col --act gelu_tanh --alpha 0.5
-pg verify --shape 333x520x3000 --kernel k5_bf16_128x256x64_s4 k5_pingpong_bf16_64x256x64_s4 --dtype bf16 --out-dtype bf16 --bias row --act gelu_tanh --beta 0.5
+pg verify --shape 1000x1048x1000 --kernel k5_f16_128x256x64_s4 k5_f16_64x256x64_s4_pingpong --dtype f16 --bias col --act gelu_tanh --alpha 0.5
+pg verify --shape 333x520x3000 --kernel k5_bf16_128x256x64_s4 k5_bf16_64x256x64_s4_pingpong --dtype bf16 --out-dtype bf16 --bias row --act gelu_tanh --beta 0.5
 pg verify --shape 200x264x256 --kernel k5_f16_128x256x64_s4 --dtype f16 --bias col --bias-dtype f32 --act gelu_tanh
 pg verify --shape 130x264x320 --kernel k5_f16_128x256x64_s4 --dtype f16 --bias row --act relu
 pg fuzz --count 400 --dtype f16,bf16 --seed 20261203
