@@ -300,8 +300,7 @@ __device__ __forceinline__ void add_c_pairs(float (&acc)[Cfg::kAccRegs], const T
 // (arch/wgmma.cuh); row0/col0 is the fragment's first element in D, bt the product; sbias the
 // tile's bias (stage_tile_bias, scaled by bias_scale(e)), srow0 the fragment's first row in the
 // CTA tile. Phases, each one loop over the accumulators behind one uniform branch: alpha and C;
-// the scale and the bias in one FFMA (the activation follows per chunk: activate_chunk). C reads
-// are predicated on the M/N
+// the scale and the bias in one FFMA; the activation. C reads are predicated on the M/N
 // edges (the TMA store clips the rest), one element at a time: grouping them into arrays (16 or
 // 64 values) spilled 1-2 KB under the launch bound's 168 registers, which ptxas allocates
 // whatever setmaxnreg gives the consumers later.
@@ -377,26 +376,18 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
 #pragma unroll
     for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] *= s;
   }
-}
-
-// The activation of the accumulators chunk CH stores (store_d_tile_activated): applied chunk by
-// chunk just before the chunk is written, so a chunk's MUFU work runs while the previous chunks'
-// TMA stores drain instead of ahead of all of them.
-template <class Cfg, int CH>
-__device__ __forceinline__ void activate_chunk(float (&acc)[Cfg::kAccRegs], Activation act) {
-  constexpr int kRegs = Cfg::kAccRegs / Cfg::kEpiChunks, i0 = CH * kRegs;  // n8 blocks of the chunk, 4 each
-  switch (act) {  // one loop per activation: the switch is outside the accumulators
+  switch (e.act) {  // one loop per activation: the switch is outside the accumulators
     case Activation::relu:
 #pragma unroll
-      for (int i = i0; i < i0 + kRegs; ++i) acc[i] = common::activate(acc[i], Activation::relu);
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::relu);
       break;
-    case Activation::gelu_tanh:  // acc holds v / 2 (apply_epilogue)
+    case Activation::gelu_tanh:  // acc holds v / 2
 #pragma unroll
-      for (int i = i0; i < i0 + kRegs; ++i) acc[i] = common::gelu_tanh_of_half(acc[i]);
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::gelu_tanh_of_half(acc[i]);
       break;
     case Activation::gelu_erf:
 #pragma unroll
-      for (int i = i0; i < i0 + kRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_erf);
+      for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = common::activate(acc[i], Activation::gelu_erf);
       break;
     default: break;
   }
@@ -522,19 +513,9 @@ __device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t*
 template <class Cfg, int... CH>
 __device__ __forceinline__ void store_d_tile(const typename Cfg::TAcc (&acc)[Cfg::kAccRegs], uint8_t* d_bufs,
                                              const CUtensorMap* tmap_d, int m0, int n0, int consumer, int tid_wg,
-                                             std::integer_sequence<int, CH...>) {
+                                             std::integer_sequence<int, CH...>, int bt = 0) {
   (store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk<Cfg, CH>(acc, buf, tid_wg / 32, tid_wg % 32); },
-                          d_bufs, tmap_d, m0, n0, consumer, tid_wg),
-   ...);
-}
-// The general form's: each chunk activated (activate_chunk) just before it is stored.
-template <class Cfg, int... CH>
-__device__ __forceinline__ void store_d_tile_activated(float (&acc)[Cfg::kAccRegs], Activation act, uint8_t* d_bufs,
-                                                       const CUtensorMap* tmap_d, int m0, int n0, int consumer,
-                                                       int tid_wg, std::integer_sequence<int, CH...>, int bt) {
-  ((activate_chunk<Cfg, CH>(acc, act),
-    store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk<Cfg, CH>(acc, buf, tid_wg / 32, tid_wg % 32); },
-                           d_bufs, tmap_d, m0, n0, consumer, tid_wg, bt)),
+                          d_bufs, tmap_d, m0, n0, consumer, tid_wg, bt),
    ...);
 }
 
@@ -811,10 +792,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
             stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
                                      bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
-          store_d_tile_activated<Cfg>(acc, general.epi.act, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
-        } else {
-          store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq);
         }
+        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
       PIPEGEMM_TRACE_STAMP(trace, epilogue_end, (item - cluster_idx) / cluster_cnt, -1, -1);
       PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
