@@ -213,8 +213,21 @@ constexpr int kBiasStageKt = Cfg::kPingpong ? 0 : Cfg::STAGES;
 template <int BN>
 constexpr int kBiasStride = BN / 4 + 4;
 template <int BN>
-__device__ __forceinline__ int bias_slot(int col) {
+__host__ __device__ constexpr int bias_slot(int col) {
   return (col % 8) / 2 * kBiasStride<BN> + 2 * (col / 8) + col % 2;
+}
+// The layout apply_epilogue reads: every column its own slot inside BN + 16 floats, and quarter q
+// holding columns 8j + 2q + {0, 1} for j = 0, 1, ... at slots 2j, 2j + 1 of its row (16-byte loads
+// of two n8 blocks' pairs).
+template <int BN>
+__host__ __device__ constexpr bool bias_slots_as_read() {
+  for (int c = 0; c < BN; ++c) {
+    const int q = (c % 8) / 2, j = c / 8;
+    if (bias_slot<BN>(c) != q * kBiasStride<BN> + 2 * j + c % 2 || bias_slot<BN>(c) >= BN + 16) return false;
+    for (int d = 0; d < c; ++d)
+      if (bias_slot<BN>(d) == bias_slot<BN>(c)) return false;
+  }
+  return kBiasStride<BN> % 4 == 0 && (kBiasStride<BN> / 4) % 2 == 1;  // 16-byte rows, quarters on different banks
 }
 // Ping-pong: named barrier kTurnBarrier + c hands the ring to consumer c (ids 4, 5).
 constexpr int kTurnBarrier = 4;
@@ -667,6 +680,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // Each consumer's 128 threads stage the tile's bias (stage_tile_bias).
     constexpr int kBiasPerThread = Cfg::BN / 128;
     static_assert(Cfg::BM <= Cfg::BN + 16, "a per-row bias fits the bias row");
+    static_assert(!Cfg::kGeneral || bias_slots_as_read<Cfg::BN>(), "the per-column bias layout apply_epilogue reads");
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
     typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
