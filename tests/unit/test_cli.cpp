@@ -134,6 +134,17 @@ TEST(Cli, UnknownKernelAndDtypeAreUsageErrors) {
   EXPECT_TRUE(has(r, "unknown --dtype")) << r.out;
 }
 
+// `verify --kernel auto NAME...` verifies auto's choice beside the named kernels (as bench times
+// them); the names are checked before any GPU is looked for.
+TEST(Cli, VerifyTakesAutoBesideNamedKernels) {
+  CliRun r = run("verify --kernel auto no_such_kernel");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "unknown kernel 'no_such_kernel'")) << r.out;  // not 'auto'
+  r = run("verify --kernel auto all");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "not with 'all'")) << r.out;
+}
+
 TEST(Cli, NpyErrorsAreClear) {
   CliRun r = run("verify --a /nonexistent/a.npy --b /nonexistent/b.npy");
   EXPECT_EQ(r.code, 2);

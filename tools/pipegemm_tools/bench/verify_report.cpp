@@ -69,11 +69,17 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   Types types;
   Status s = parse_types(pr.types, &types);
   if (!s.ok()) return s;
-  // "auto" is resolved once the device is known.
-  const bool want_auto = sel.kernels.size() == 1 && sel.kernels[0] == "auto";
+  // "auto" is resolved once the device is known; named kernels beside it are selected now (bench
+  // takes the same list: `--kernel auto cublaslt_i8 k0_i8_128x128x32`).
+  const bool want_auto = std::find(sel.kernels.begin(), sel.kernels.end(), "auto") != sel.kernels.end();
+  const bool auto_alone = want_auto && sel.kernels.size() == 1;
   std::string auto_choice, auto_why;
   std::vector<const Variant*> vs;
-  if (!want_auto && !(s = select_variants(sel, types, &vs)).ok()) return s;
+  Selection named_sel = sel;
+  named_sel.kernels.erase(std::remove(named_sel.kernels.begin(), named_sel.kernels.end(), "auto"), named_sel.kernels.end());
+  if (want_auto && std::find(named_sel.kernels.begin(), named_sel.kernels.end(), "all") != named_sel.kernels.end())
+    return bad("--kernel auto goes with named kernels, not with 'all'");
+  if (!auto_alone && !(s = select_variants(named_sel, types, &vs)).ok()) return s;
   // A variant reads the files' bytes as its own input type: a kernel of another type is refused.
   if (from_files)
     for (const Variant* v : vs)  // the named ones: their peers (and "all") have the files' type
@@ -101,7 +107,7 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
     // (only their alignment, and whether C is D, are read).
     const Choice ch = choose_auto_for(p, dev, probe_operands(p, pr.offset, pr.c_in_place()));
     if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
-    vs = {ch.variant};
+    vs.insert(vs.begin(), ch.variant);  // the first row is auto's
     auto_choice = ch.variant->name;
     auto_why = ch.why;  // starts with its source: cache, model, fallback
   }
@@ -120,11 +126,15 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
   // One session (inputs + reference) per type signature.
   std::map<std::tuple<int, int, int>, std::unique_ptr<VerifySession>> sessions;
   const bool named = !(sel.kernels.empty() || sel.kernels[0] == "all");
-  for (const Variant* v : vs) {
+  for (size_t i = 0; i < vs.size(); ++i) {
+    const Variant* v = vs[i];
+    const bool via_auto = want_auto && i == 0;
     if (!(s = problem_for(pr, *v, &p)).ok()) return s;
     auto& sess = sessions[std::make_tuple(int(v->a_type), int(v->acc_type), int(v->d_type))];
     VerifyRow row;
-    row.variant = v->name;
+    // auto alone: its row carries the chosen name (the header says "auto -> name"); beside named
+    // kernels, "auto", so that the same variant by name reads apart.
+    row.variant = via_auto && !auto_alone ? "auto" : v->name;
     row.shape = p.shape_string();
     row.outcome.variant = v->name;
     row.problem = p;
@@ -136,7 +146,7 @@ Status run_verify(VerifyRequest r, VerifyReport* out) {
       row.outcome.status = VerifySession::create(p, std::move(in), &sess, pr.c_in_place());
     }
     // auto runs as a user's call does (GemmCall: its fallback where a peer finds no algorithm).
-    if (sess) row.outcome = want_auto ? sess->verify_auto() : sess->verify(*v), row.tolerance = sess->tolerance();
+    if (sess) row.outcome = via_auto ? sess->verify_auto() : sess->verify(*v), row.tolerance = sess->tolerance();
     const Status& st = row.outcome.status;
     const bool refused = st.code == StatusCode::not_supported;
     row.ran = st.ok() || st.code == StatusCode::verification_failed;
