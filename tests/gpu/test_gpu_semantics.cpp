@@ -198,7 +198,8 @@ TEST(GpuSemantics, K5EveryLayoutOnPartialTilesAndClusters) {
   const auto t0 = std::chrono::steady_clock::now();
   uint64_t seed = 20261401;
   struct Shape { const char* mnk; std::vector<int> cs, es, batches; };
-  const Shape shapes[] = {{"328x264x200", {0, 1, 2}, {0, 1, 3}, {1, 3}}, {"264x520x2104", {0, 1}, {0}, {1}}};
+  // K = 200: 4 k_tiles, the bias staged after the drain; K = 2104: under the mainloop (k_tile STAGES).
+  const Shape shapes[] = {{"328x264x200", {0, 1, 2}, {0, 1, 3}, {1, 3}}, {"264x520x2104", {0, 1}, {0, 2, 3}, {1}}};
   for (const Shape& sh : shapes) {
     Tally tally;
     for (int layout = 0; layout < 4; ++layout)
@@ -213,4 +214,29 @@ TEST(GpuSemantics, K5EveryLayoutOnPartialTilesAndClusters) {
             }
     print(sh.mnk, tally, since(t0));
   }
+}
+
+// An int8 GEMM with a C apart (its own ldc) in a transposed layout: cuBLASLt's candidates returned
+// wrong int32 sums for such problems (fuzz, session 12), so cublaslt_i8 refuses them and auto
+// runs one of ours -- every element exact.
+TEST(GpuSemantics, Int8WithCApartNeverReachesCublasLt) {
+  REQUIRE_GPU();
+  ProblemRequest r;
+  r.shape = "400x80x192";
+  r.lda = 400, r.ldb = 96, r.ldd = 144, r.ldc = 128;
+  r.layout = "NT";
+  r.alpha = 3.f, r.beta = 2.f;
+  Variant t;
+  t.a_type = t.b_type = DType::i8, t.acc_type = DType::i32, t.d_type = DType::i32;
+  Problem p;
+  Status s = problem_for(r, t, &p);
+  ASSERT_TRUE(s.ok()) << s.message;
+  std::unique_ptr<VerifySession> sess;
+  ASSERT_TRUE((s = VerifySession::create(p, make_random_inputs(p, 1212), &sess, false)).ok()) << s.message;
+  const VerifyOutcome o = sess->verify_auto();
+  EXPECT_TRUE(o.status.ok()) << "auto: " << o.status.message;
+  const Variant* lt = find_variant("cublaslt_i8");
+  ASSERT_NE(lt, nullptr);
+  const VerifyOutcome l = sess->verify(*lt);
+  EXPECT_EQ(l.status.code, StatusCode::not_supported) << "cublaslt_i8: " << l.status.message;
 }
