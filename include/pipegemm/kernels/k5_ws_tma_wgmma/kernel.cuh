@@ -240,11 +240,11 @@ __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e
   if (e.bias_type == DType::f32) return arch::ld_global_nc_early_b32(static_cast<const float*>(e.bias) + i);
   return arch::ld_global_nc_early_b16(static_cast<const uint16_t*>(e.bias) + i);
 }
-// After the mainloop, by `threads` threads sharing named barrier `barrier` (a consumer's 128, or
-// both consumers' 256): the first barrier waits until all of them have read the previous tile's
-// bias, the second until this tile's is complete. Thread t (of its consumer) stores elements t,
-// t + 128, ..., scaled by `scale` (the GELU takes v / 2: apply_epilogue), per column in their
-// bias_slot.
+// By `threads` threads sharing named barrier `barrier` (a consumer's 128 under the mainloop, or
+// both consumers' 256 after a short one): the first barrier waits until all of them have read
+// the previous tile's bias, the second until this tile's is complete. Thread t (of its consumer)
+// stores elements t, t + 128, ..., scaled by `scale` (the GELU takes v / 2: apply_epilogue), per
+// column in their bias_slot.
 template <int BN, int N>
 __device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&bits)[N], DType type, bool per_col,
                                                 float scale, int t, int barrier, int threads) {
