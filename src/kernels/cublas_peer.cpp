@@ -105,7 +105,12 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
   r.batch = true;  // strided batch; a 0 stride broadcasts
   // cublasGemmEx has one C, D itself (c_apart false), and no epilogue. cuBLASLt:
   if (launch == &launch_cublaslt) {
-    r.c_apart = true;  // a C descriptor of its own: pointer, ldc, stride
+    // A C descriptor of its own (pointer, ldc, stride) -- but not for an integer GEMM (int32
+    // compute): there its heuristic candidates returned wrong int32 sums for a C apart on the H200
+    // (6 of 242 runs in a fuzz of 1,000 int8 problems, session 12: NN / NT / TT, C with its own
+    // ldc, wrong from the 17th row or column on, e.g. 400x80x192 NT alpha 3 beta 2 ldc 128 ldd
+    // 144), so it reads C only in place, as cublasGemmEx does, and auto runs one of ours.
+    r.c_apart = acc != DType::i32;
     // c_f32 stays false: cuBLASLt's C has D's type for every non-fp8 type set (an f32 D's C is f32).
     if (out != DType::i32) {  // an int32 D takes no epilogue (validate_problem; cuBLASLt's IMMA neither)
       // The bias runs along the rows of cuBLASLt's D, the column-major D^T: our columns. A per-row

@@ -295,17 +295,8 @@ bool rows_aligned_for_lt(const Problem& p, const Operands& x) {
   return ok;
 }
 
-// An integer GEMM (int32 compute) reading a C apart from D: cuBLASLt's heuristic candidates
-// returned wrong int32 sums for such problems on the H200 (6 of 242 of its runs in a fuzz of
-// 1,000 int8 problems, session 12: NN / NT / TT layouts, C with its own ldc, errors from the
-// 17th row or column on, e.g. 400x80x192 NT alpha 3 beta 2 ldc 128 ldd 144), so they never
-// reach it: cublasGemmEx (C only in place) refuses them too, and auto falls back to our kernels.
-static bool lt_takes_c_of(const Problem& p, const Operands& x) {
-  return !(p.acc_type == DType::i32 && p.reads_c() && !c_in_place(p, x));
-}
-
 Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
-  if (!rows_aligned_for_lt(p, x) || !lt_takes_c_of(p, x)) return without_algorithm(p, x, s);
+  if (!rows_aligned_for_lt(p, x)) return without_algorithm(p, x, s);
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
   if (!st.ok()) return st;

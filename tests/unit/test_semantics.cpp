@@ -398,6 +398,28 @@ TEST(SemanticsRefusal, CheckVariantNamesTheMissingCapability) {
   EXPECT_TRUE(contains(check_variant(*nact, p, 90).message, "gelu_erf")) << check_variant(*nact, p, 90).message;
 }
 
+// cuBLASLt computes an integer GEMM's C only in place (its candidates returned wrong int32 sums for
+// a C apart on the H200, session 12): cublaslt_i8 refuses a C apart before any launch, naming the
+// capability, so auto never picks it there; its 16-bit entries keep their C descriptor.
+TEST(SemanticsRefusal, CublasLtReadsAnInt8GemmsCOnlyInPlace) {
+  Problem p = f16_problem(400, 80, 192);
+  p.a_type = p.b_type = DType::i8, p.acc_type = DType::i32, p.d_type = DType::i32;
+  p.alpha = 3.f, p.beta = 2.f;
+  p.c_type = DType::i32;
+  const Variant* lt = find_variant("cublaslt_i8");
+  ASSERT_NE(lt, nullptr);
+  const Operands apart = probe_operands(p.normalized(), 0, false), in_place = probe_operands(p.normalized(), 0, true);
+  const Status s = check_variant(*lt, p, 90, apart);
+  EXPECT_EQ(s.code, StatusCode::not_supported) << s.message;
+  EXPECT_TRUE(contains(s.message, "reads C only in place")) << s.message;
+  EXPECT_TRUE(check_variant(*lt, p, 90, in_place).ok()) << check_variant(*lt, p, 90, in_place).message;
+  Problem h = f16_problem(400, 80, 192);
+  h.alpha = 3.f, h.beta = 2.f;
+  const Variant* lt16 = find_variant("cublaslt_f16");
+  ASSERT_NE(lt16, nullptr);
+  EXPECT_TRUE(check_variant(*lt16, h, 90, probe_operands(h.normalized(), 0, false)).ok());
+}
+
 // k5's general form reads MN-major 16-bit operands (wgmma transposed), so it takes all four
 // layouts; its packed form copies K-major rows and takes TN only. The int8 rungs read K-major
 // operands: k0 takes the others through a transposed copy (launch_k_major), k4 refuses them.
