@@ -15,6 +15,7 @@
 #include "kernels/k5_tensor_map.hpp"
 #include "kernels/launch_util.cuh"
 #include "kernels/pack.hpp"
+#include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/kernels/k5_ws_tma_wgmma/kernel.cuh"
 #include "registry/table.hpp"
@@ -57,7 +58,8 @@ struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
   template <bool A_MN, bool B_MN>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong>;
+                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong, false,
+                                           Cfg::kStreamK>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -154,17 +156,33 @@ struct K5Variant {
     }
     if (!st.ok()) return st;
 
-    // Persistent grid: every resident cluster, at most one per work unit (of every product).
+    // Persistent grid: every resident cluster, at most one per work unit (of every product);
+    // stream-K: as many as its plan shares the units' k_tiles among (pipeline/stream_k.cuh).
     const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles * int(p.batch);
-    int clusters = std::min(units, max_active_clusters<C>(cluster));
-    if (max_ctas_override() >= cluster) clusters = std::min(clusters, max_ctas_override() / cluster);
+    int resident = max_active_clusters<C>(cluster);
+    if (max_ctas_override() >= cluster) resident = std::min(resident, max_ctas_override() / cluster);
+    int clusters = std::min(units, resident);
     const int raster_group = raster_group_override() > 0 ? raster_group_override()
                                                          : std::max(1, 16 / cluster);  // 2048 rows of A per band
+    kernels::k5::K5StreamK<C::kStreamK> sk{};
+    if constexpr (C::kStreamK) {
+      sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
+      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident);
+      clusters = sk.plan.workers;
+      if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
+        const int slots = clusters * cluster * C::kConsumers;
+        SplitWorkspace ws;
+        st = split_workspace(s, slots, size_t(slots) * C::kAccRegs * 128, &ws);
+        if (!st.ok()) return st;
+        sk.flags = ws.counters;
+        sk.partials = ws.partials;
+      }
+    }
 
     cudaLaunchAttribute attr;
     cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), &attr);
     cfg.stream = s;
-    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general),
+    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
     if (!st.ok()) return st;
     return after_launch("k5_ws_tma_wgmma_kernel");
@@ -228,7 +246,8 @@ struct K5Variant {
     const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
                               std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
                               std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
-                              (Cfg::kPingpong ? "1" : "0") + "ELb" + (Cfg::kBResident ? "1" : "0") + "E";
+                              (Cfg::kPingpong ? "1" : "0") + "ELb" + (Cfg::kBResident ? "1" : "0") + "ELb" +
+                              (Cfg::kStreamK ? "1" : "0") + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
@@ -237,6 +256,7 @@ struct K5Variant {
     // and 1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*):
     // by name only until a tune entry can pick it where it wins.
     if constexpr (Cfg::kPingpong) v.auto_candidate = false;
+    if constexpr (Cfg::kStreamK) v.auto_candidate = false;  // by name until measured beside k5
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
@@ -319,6 +339,16 @@ struct K5Variant {
     using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e, true, false, false, false, false, true>;      \
     out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e)))); \
+  }                                                                                                  \
+  }
+// _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2
+// when K >= 2048 like PIPEGEMM_K5.
+#define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e)                                                    \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
+                                      bm, bn, bk, s, e, false, false, false, false, false, false, true>; \
+    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \

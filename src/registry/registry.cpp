@@ -91,6 +91,7 @@ std::string describe(const Variant& v) {
   if (m.epilogue == EpilogueKind::stmatrix_tma) parts.push_back("stmatrix + TMA-store epilogue");
   if (m.packed) parts.push_back("operands not in whole 16-byte rows copied through an aligned workspace");
   if (m.b_resident) parts.push_back("B loaded once and kept in shared memory for every tile");
+  if (m.stream_k) parts.push_back("stream-K: the last wave's k_tiles shared by every CTA, partials summed in k order");
   if (m.raster_group > 0 && !m.warp_specialized)
     parts.push_back("swizzled CTA order (group " + std::to_string(m.raster_group) + ")");
   std::string s = v.teaching.empty() ? "" : "TEACHING, built to break one thing: " + v.teaching + " -- ";

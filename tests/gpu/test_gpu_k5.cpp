@@ -12,6 +12,7 @@
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
+#include "pipegemm/pipeline/stream_k.cuh"
 
 using namespace pipegemm;
 
@@ -137,6 +138,42 @@ TEST(K5Verify, BResidentOnTallSkinnyShortKShapes) {
     for (auto s : shapes) {
       const Problem p = problem(s[0], s[1], s[2], t, t);
       verify_variants(p, {v}, 777 + uint64_t(p.m + p.n + p.k));
+    }
+  }
+}
+
+// Stream-K (k5_*_streamk, pipeline/stream_k.cuh): units that leave the last wave partly empty --
+// shared alone (4096x4096x1024: 512 units, 116 shared), shared with the last whole wave
+// (2176x2048x1032: 136 units, K tail), fewer units than SMs (1408x2048x1024: 88; 383x520x1000: 9,
+// four workers a unit), 2-CTA clusters (3200x2560x2048: 130 units on 66 clusters). Every element
+// against the CPU reference, and a second run bit for bit the same: heads add parts in k order.
+TEST(K5StreamK, PartialWavesVerifyAndRepeatBitForBit) {
+  REQUIRE_SM90();
+  const std::array<std::array<int64_t, 3>, 5> shapes = {
+      {{4096, 4096, 1024}, {2176, 2048, 1032}, {1408, 2048, 1024}, {383, 520, 1000}, {3200, 2560, 2048}}};
+  struct Types { DType in, out; };
+  for (const Types t : {Types{DType::f16, DType::f16}, Types{DType::bf16, DType::bf16}, Types{DType::i8, DType::i32}}) {
+    const std::string name = std::string("k5_") + to_string(t.in) + (t.in == DType::i8 ? "_128x256x128_s4_streamk" : "_128x256x64_s4_streamk");
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    for (auto sh : shapes) {
+      Problem p = problem(sh[0], sh[1], t.in == DType::i8 ? (sh[2] + 15) / 16 * 16 : sh[2], t.in, t.out);
+      if (t.in == DType::i8) p.acc_type = DType::i32, p = p.normalized();
+      // The plan a launch makes with every SM as a worker (clusters of 2 from K = 2048) shares k_tiles.
+      const int cluster = p.k >= 2048 ? 2 : 1;
+      const int units = int((p.m + 128 * cluster - 1) / (128 * cluster) * ((p.n + 255) / 256));
+      EXPECT_GT(pipeline::stream_k_plan(units, int((p.k + v->tile.bk - 1) / v->tile.bk), 132 / cluster).sk_units, 0)
+          << p.shape_string();
+      std::unique_ptr<VerifySession> s;
+      Status st = VerifySession::create(p, make_random_inputs(p, 901 + uint64_t(p.m + p.k)), &s);
+      ASSERT_TRUE(st.ok()) << st.message;
+      VerifyOutcome o = s->verify(*v);
+      ASSERT_TRUE(o.status.ok()) << name << " " << p.shape_string() << ": " << o.status.message;
+      EXPECT_TRUE(o.result.pass) << name << " " << p.shape_string() << ": " << o.result.summary();
+      const std::vector<uint8_t> first = s->last_output();
+      o = s->verify(*v);
+      ASSERT_TRUE(o.status.ok()) << o.status.message;
+      EXPECT_TRUE(first == s->last_output()) << name << " " << p.shape_string() << ": a second run differs";
     }
   }
 }

@@ -45,8 +45,9 @@ PIPEGEMM_HOST_DEVICE TileCoord raster_tile(int pid, int num_m, int num_n, int gr
 // The order over a grid of work units of `cluster_m` tiles along M (cluster_m = 1: plain tiles),
 // for persistent kernels walking ids blockIdx.x (or the cluster id), + the CTA (cluster) count.
 struct TileScheduler {
-  int m_units, n_tiles, group, total;
+  int m_units = 0, n_tiles = 0, group = 1, total = 0;
 
+  TileScheduler() = default;
   PIPEGEMM_HOST_DEVICE TileScheduler(int m_tiles, int n_tiles_, int cluster_m, int group_)
       : m_units((m_tiles + cluster_m - 1) / cluster_m), n_tiles(n_tiles_), group(group_) {
     total = m_units * n_tiles;

@@ -32,6 +32,7 @@
 
 #include "pipegemm/arch/barrier.cuh"
 #include "pipegemm/arch/fence.cuh"
+#include "pipegemm/arch/flag.cuh"
 #include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/arch/ld_shared.cuh"
 #include "pipegemm/arch/mbarrier.cuh"
@@ -43,6 +44,7 @@
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
 #include "pipegemm/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
+#include "pipegemm/pipeline/stream_k.cuh"
 #include "pipegemm/pipeline/tile_scheduler.cuh"
 #include "pipegemm/pipeline/trace.cuh"
 
@@ -87,9 +89,12 @@ struct K5Smem {
 // A in and its D out and nothing else (the ring form re-reads B, 2/3 of its bytes, every tile).
 // Measured level with the ring form on the memory-bound suite (session 9, docs/hopper.md): the
 // L2 re-reads of B were not the limit; by name only.
+// STREAM_K_ (cooperative, not deferred): the work is walked as pipeline::StreamKPlan's segments --
+// whole units first, then the last wave's k_tiles shared by every worker (pipeline/stream_k.cuh),
+// partial sums through a global workspace (K5StreamK).
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
           bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
-          bool PINGPONG_ = false, bool B_RESIDENT_ = false>
+          bool PINGPONG_ = false, bool B_RESIDENT_ = false, bool STREAM_K_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -101,6 +106,7 @@ struct K5Config {
   static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = Wgmma::kK;
   static constexpr bool kPingpong = PINGPONG_;
   static constexpr bool kBResident = B_RESIDENT_;
+  static constexpr bool kStreamK = STREAM_K_;
   static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
   static constexpr int kConsumers = 2;                       // consumer warpgroups
   static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
@@ -145,6 +151,7 @@ struct K5Config {
     m.warp_specialized = true;
     m.consumers = kConsumers;
     m.pingpong = kPingpong;
+    m.stream_k = kStreamK;
     return m;
   }();
 
@@ -154,6 +161,8 @@ struct K5Config {
   static_assert(BM == kWgmmaM * kTileConsumers, "a consumer owns 64 rows of a tile: 128-row tiles, or 64 in ping-pong");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
+  static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
+                "stream-K: the cooperative ring form (a segment's sums stay in its consumers' registers)");
   static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
@@ -189,6 +198,40 @@ struct K5General<true> {
   int a_bcast, b_bcast;  // 1: the operand is the same matrix for every product
   common::EpilogueArgs epi;
 };
+
+// Stream-K (kStreamK): the plan and its workspace. Slot (worker, CTA rank, consumer) -- worker =
+// the cluster (or CTA) index -- holds one consumer's (64, BN) accumulators of the worker's `part`
+// segment, and its flag turns 1 once they are written; the `head` that adds them resets it to 0
+// (zero between launches: split_workspace zeroes the flags once).
+template <bool kStreamK>
+struct K5StreamK {};
+template <>
+struct K5StreamK<true> {
+  pipeline::StreamKPlan plan;
+  pipeline::TileScheduler sched;  // the kernel's, made by the host: read from the parameters, not held in registers
+  int* flags;
+  void* partials;
+};
+__device__ __forceinline__ int partial_slot(int worker, int cluster_m, int cta_rank, int consumer) {
+  return (worker * cluster_m + cta_rank) * 2 + consumer;
+}
+// A consumer's accumulators to / from a partial slot: element i of thread t at [i][t], so a warp's
+// accesses are 128 contiguous bytes; 4-byte ones, because vectors would need the accumulators in
+// aligned register quads (copies, spills, and waits ptxas injects around the wgmma). L2-coherent
+// (st.cg / ld.cg): the slot is written on one SM and read on another.
+template <class Cfg>
+__device__ __forceinline__ void store_partial(const typename Cfg::TAcc (&acc)[Cfg::kAccRegs], void* slot, int t) {
+  auto* v = static_cast<typename Cfg::TAcc*>(slot) + t;
+#pragma unroll
+  for (int i = 0; i < Cfg::kAccRegs; ++i) __stcg(v + i * 128, acc[i]);
+}
+// acc += the slot's sums (fp32 or exact s32).
+template <class Cfg>
+__device__ __forceinline__ void add_partial(typename Cfg::TAcc (&acc)[Cfg::kAccRegs], const void* slot, int t) {
+  const auto* v = static_cast<const typename Cfg::TAcc*>(slot) + t;
+#pragma unroll
+  for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] += __ldcg(v + i * 128);
+}
 
 // The bias of a tile goes through shared memory: each consumer warpgroup's 128 threads load
 // BN / 128 elements each (row m0 + t or column n0 + t; zero past the edge) when the tile starts,
@@ -566,7 +609,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
                            const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
                            int M, int N, int K, int cluster_m, int raster_group,
-                           const K5General<Cfg::kGeneral> general) {  // rank-3 maps (batch) when kGeneral
+                           const K5General<Cfg::kGeneral> general,  // rank-3 maps (batch) when kGeneral
+                           const K5StreamK<Cfg::kStreamK> sk) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using TA = typename Cfg::TA;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES;
@@ -593,7 +637,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   const int m_tiles = (M + BM - 1) / BM;
   const int n_tiles = (N + BN - 1) / BN;
   const int k_tiles = (K + BK - 1) / BK;  // the last one may be partial: TMA fills zeros
-  const pipeline::TileScheduler sched(m_tiles, n_tiles, cluster_m, raster_group);  // units of cluster_m tiles
+  const pipeline::TileScheduler sched = [&] {  // units of cluster_m tiles
+    if constexpr (Cfg::kStreamK) return sk.sched;
+    else return pipeline::TileScheduler(m_tiles, n_tiles, cluster_m, raster_group);
+  }();
   // The work: every product's units, product by product (one product: the units).
   int work = sched.total;
   if constexpr (Cfg::kGeneral) work *= general.batch;
@@ -620,11 +667,12 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       arch::tma_prefetch_descriptor(&tmap_b);
       State w = pipeline::make_producer_start_state<STAGES>();
       // Trace (empty unless PIPEGEMM_TRACE): this thread records the producer; tiles are counted
-      // per CTA ((item - cluster_idx) / cluster_cnt).
+      // per CTA (seq: the CTA's units in order).
       PIPEGEMM_TRACE_LANE(trace, producer, 0, true);
       const int b_rows = BN / cluster_m;  // rows of B this CTA loads (and multicasts)
       const uint16_t mask = uint16_t((1u << cluster_m) - 1);
-      for (int item = cluster_idx; item < work; item += cluster_cnt) {
+      // One unit's k_tiles [k0, k1) (the whole K unless stream-K); seq counts the CTA's units.
+      auto produce = [&](int item, int k0, int k1, int seq) {
         const int unit = Cfg::kGeneral ? item % sched.total : item;
         const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
         const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
@@ -635,10 +683,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           bt_a = general.a_bcast ? 0 : bt;
           bt_b = general.b_bcast ? 0 : bt;
         }
-        PIPEGEMM_TRACE_STAMP(trace, tile_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
-        for (int kt = 0; kt < k_tiles; ++kt) {
+        PIPEGEMM_TRACE_STAMP(trace, tile_begin, seq, -1, -1);
+        for (int kt = k0; kt < k1; ++kt) {
           pipe.producer_acquire(w);
-          PIPEGEMM_TRACE_STAMP(trace, slot_free, (item - cluster_idx) / cluster_cnt, kt, w.index);
+          PIPEGEMM_TRACE_STAMP(trace, slot_free, seq, kt, w.index);
           uint64_t* full = pipe.full_barrier(w);
           TA* b_dst = sB + w.index * (BN * BK) + int(cta_rank) * b_rows * BK;
           if constexpr (Cfg::kBResident) {
@@ -647,7 +695,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
             arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
             if (first) arch::tma_load_2d(sB + kt * (BN * BK), &tmap_b, kt * BK, 0, full);
             pipe.producer_commit(w, first ? Cfg::kStageBytes : Cfg::kStageBytesA);
-            PIPEGEMM_TRACE_STAMP(trace, load_issued, (item - cluster_idx) / cluster_cnt, kt, w.index);
+            PIPEGEMM_TRACE_STAMP(trace, load_issued, seq, kt, w.index);
             ++w;
             continue;
           }
@@ -663,10 +711,18 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
               arch::tma_load_2d_multicast(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, full, mask);
           }
           pipe.producer_commit(w, Cfg::kStageBytes);  // A + both halves of B land here
-          PIPEGEMM_TRACE_STAMP(trace, load_issued, (item - cluster_idx) / cluster_cnt, kt, w.index);
+          PIPEGEMM_TRACE_STAMP(trace, load_issued, seq, kt, w.index);
           ++w;
         }
-        PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
+        PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
+      };
+      if constexpr (Cfg::kStreamK) {
+        int seq = 0;
+        for (pipeline::Segment g = sk.plan.first(cluster_idx); g.unit >= 0; g = sk.plan.next(cluster_idx, g))
+          produce(g.unit, g.k0, g.k1, seq++);
+      } else {
+        for (int item = cluster_idx; item < work; item += cluster_cnt)
+          produce(item, 0, k_tiles, (item - cluster_idx) / cluster_cnt);
       }
     }
     __syncwarp();
@@ -706,20 +762,23 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     const int first_item = Cfg::kPingpong ? cluster_idx + c * cluster_cnt : cluster_idx;
     const int item_step = Cfg::kPingpong ? 2 * cluster_cnt : cluster_cnt;
     if (Cfg::kPingpong && c == 1) r.skip(k_tiles);
-    for (int item = first_item; item < work; item += item_step) {
+    // One unit's k_tiles [k0, k1) in its role (stream-K; otherwise whole), seq counting the CTA's units.
+    auto consume = [&](int item, int k0, int k1, pipeline::SegmentRole role, int seq) {
       const int unit = Cfg::kGeneral ? item % sched.total : item;
       const int bt = Cfg::kGeneral ? item / sched.total : 0;  // the product
       (void)bt;
       const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
-      PIPEGEMM_TRACE_STAMP(trace, tile_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
+      PIPEGEMM_TRACE_STAMP(trace, tile_begin, seq, -1, -1);
       // This thread's elements of the tile's bias (their bits), staged under the mainloop (kBiasStageKt).
       uint32_t bias_v[kBiasPerThread] = {};
       if constexpr (Cfg::kGeneral) {
+        if (role != pipeline::SegmentRole::part) {  // a part has no epilogue
 #pragma unroll
-        for (int j = 0; j < kBiasPerThread; ++j)
-          bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, tid_wg + j * 128);
+          for (int j = 0; j < kBiasPerThread; ++j)
+            bias_v[j] = load_tile_bias<Cfg>(general.epi, m0, n0, M, N, tid_wg + j * 128);
+        }
       }
 
       // Ping-pong: wait for the turn. A full barrier's parity only tells its last two phases
@@ -734,7 +793,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // wgmma group stays in flight, so slot kt-1 goes back to the producer as soon as the
       // group of kt has been issued and that of kt-1 has retired.
       State prev = r;
-      for (int kt = 0; kt < k_tiles; ++kt) {
+      for (int kt = k0; kt < k1; ++kt) {
         // Trace: the wait's clocks now, its stamps written after the k_tile's wgmma are issued.
         PIPEGEMM_TRACE_CLOCK(t_wait);
         pipe.consumer_wait(r);
@@ -748,23 +807,24 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
           Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
-                                                         kt > 0 || kb > 0);
+                                                         kt > k0 || kb > 0);
         arch::wgmma_commit_group();
         if constexpr (Cfg::kGeneral) {  // the tile's bias into smem while this k_tile's wgmma runs
-          if (general.epi.bias && kt == kBiasStageKt<Cfg> && k_tiles > kBiasStageKt<Cfg>)
+          if (general.epi.bias && role != pipeline::SegmentRole::part && kt == k0 + kBiasStageKt<Cfg> &&
+              k1 - k0 > kBiasStageKt<Cfg>)
             stage_tile_bias<Cfg::BN>(smem.bias[Cfg::kPingpong ? c : 0], bias_v, general.epi.bias_type,
                                      general.epi.bias_mode == Bias::per_col, bias_scale(general.epi), tid_wg, 1 + c,
                                      128);
         }
-        PIPEGEMM_TRACE_STAMP_AT(trace, stage_wait, t_wait, (item - cluster_idx) / cluster_cnt, kt, r.index);
-        PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
-        PIPEGEMM_TRACE_STAMP_AT(trace, mma_begin, t_full, (item - cluster_idx) / cluster_cnt, kt, r.index);
+        PIPEGEMM_TRACE_STAMP_AT(trace, stage_wait, t_wait, seq, kt, r.index);
+        PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, seq, kt, r.index);
+        PIPEGEMM_TRACE_STAMP_AT(trace, mma_begin, t_full, seq, kt, r.index);
         if constexpr (Cfg::kDeferredStore) {
-          if (has_pending && kt < Cfg::kEpiChunks) with_chunk_index(kt, store_pending_chunk, kChunkSeq);
+          if (has_pending && kt - k0 < Cfg::kEpiChunks) with_chunk_index(kt - k0, store_pending_chunk, kChunkSeq);
         }
         arch::wgmma_wait_group<1>();
-        if (kt > 0) {  // group kt-1 has retired (its slot goes back at once: no stage_released stamp)
-          PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, kt - 1, prev.index);
+        if (kt > k0) {  // group kt-1 has retired (its slot goes back at once: no stage_released stamp)
+          PIPEGEMM_TRACE_STAMP(trace, mma_end, seq, kt - 1, prev.index);
           pipe.consumer_release(prev, tid_wg);
         }
         prev = r;
@@ -780,9 +840,41 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // next tile's k_tiles, can reuse it while this warpgroup runs the epilogue.
       arch::wgmma_wait_group<0>();
       arch::wgmma_fence_operands(acc);
-      PIPEGEMM_TRACE_STAMP(trace, mma_end, (item - cluster_idx) / cluster_cnt, k_tiles - 1, prev.index);
+      PIPEGEMM_TRACE_STAMP(trace, mma_end, seq, k1 - 1, prev.index);
       pipe.consumer_release(prev, tid_wg);
       if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
+
+      // ============================== STREAM-K ==============================
+      // A `part` leaves its sums in its slot and raises the flag; a `head` adds its parts' sums
+      // in k order (StreamKPlan), then runs the unit's epilogue.
+      if constexpr (Cfg::kStreamK) {
+        auto slot = [&](int worker) { return partial_slot(worker, cluster_m, int(cta_rank), c); };
+        auto slot_sums = [&](int i) {
+          return static_cast<char*>(sk.partials) + int64_t(i) * (Cfg::kAccRegs * 128 * sizeof(typename Cfg::TAcc));
+        };
+        if (role == pipeline::SegmentRole::part) {
+          const int mine = slot(cluster_idx);
+          store_partial<Cfg>(acc, slot_sums(mine), tid_wg);
+          __threadfence();
+          arch::named_barrier_sync(1 + c, 128);
+          if (tid_wg == 0) arch::st_release_gpu(sk.flags + mine, 1);
+          PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
+          return;
+        }
+        if (role == pipeline::SegmentRole::head) {
+          const int parts = sk.plan.parts_of_head(cluster_idx, item);
+          if (tid_wg == 0) {
+            for (int j = 1; j <= parts; ++j) {
+              int* flag = sk.flags + slot(cluster_idx + j);
+              while (arch::ld_acquire_gpu(flag) == 0) {
+              }
+              *flag = 0;  // consumed: zero for the next launch
+            }
+          }
+          arch::named_barrier_sync(1 + c, 128);
+          for (int j = 1; j <= parts; ++j) add_partial<Cfg>(acc, slot_sums(slot(cluster_idx + j)), tid_wg);
+        }
+      }
 
       // ============================== EPILOGUE ==============================
       // fp32 -> TD, stmatrix into a swizzled chunk buffer, one thread TMA-stores the chunk.
@@ -790,11 +882,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // runs; a buffer is rewritten only after its previous store has read it (wait_group.read).
       // Deferred store: only the fp32 -> TD packing happens here; the chunks are written and
       // stored under the next tile's first k_tiles of wgmma (see the MAINLOOP).
-      PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, (item - cluster_idx) / cluster_cnt, -1, -1);
+      PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, seq, -1, -1);
       if constexpr (Cfg::kDeferredStore) {
         // Chunks a short mainloop had no k_tile for go out now, then this tile becomes pending.
         if (has_pending)
-          for (int ch = k_tiles; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+          for (int ch = k1 - k0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
         pack_accumulators<Cfg>(acc, pending);
         pending_m0 = m0 + row_c;
         pending_n0 = n0;
@@ -802,15 +894,23 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       } else {
         if constexpr (Cfg::kGeneral) {
           float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
-          if (general.epi.bias && k_tiles <= kBiasStageKt<Cfg>)  // short K: not staged under the mainloop
+          if (general.epi.bias && k1 - k0 <= kBiasStageKt<Cfg>)  // short K: not staged under the mainloop
             stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
                                      bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
         store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
       }
-      PIPEGEMM_TRACE_STAMP(trace, epilogue_end, (item - cluster_idx) / cluster_cnt, -1, -1);
-      PIPEGEMM_TRACE_STAMP(trace, tile_end, (item - cluster_idx) / cluster_cnt, -1, -1);
+      PIPEGEMM_TRACE_STAMP(trace, epilogue_end, seq, -1, -1);
+      PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
+    };
+    if constexpr (Cfg::kStreamK) {
+      int seq = 0;
+      for (pipeline::Segment g = sk.plan.first(cluster_idx); g.unit >= 0; g = sk.plan.next(cluster_idx, g))
+        consume(g.unit, g.k0, g.k1, g.role, seq++);
+    } else {
+      for (int item = first_item; item < work; item += item_step)
+        consume(item, 0, k_tiles, pipeline::SegmentRole::whole, (item - cluster_idx) / cluster_cnt);
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
       if (has_pending)

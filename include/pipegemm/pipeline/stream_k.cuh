@@ -1,0 +1,109 @@
+// Stream-K over a persistent kernel's last wave: which k_tiles of which work unit each worker
+// (a CTA, or a cluster of them) computes, and who adds whose partial sums.
+//
+// `units` work units (output tiles, or cluster_m tiles that share B, of every product) of
+// `k_tiles` k_tiles each, over `workers` persistent workers. When the units are not a whole
+// number of waves, the last wave leaves workers idle for up to a whole unit (4096^3 in 128x256
+// tiles: 512 units on 132 SMs, 3.88 waves, 4 rounds). Here the first units - sk_units units are
+// data-parallel -- worker w takes units w, w + workers, ... whole -- and the k_tiles of the last
+// sk_units units, laid end to end, are cut into `workers` contiguous ranges of equal length
+// (+-1), one per worker, after its data-parallel units:
+//
+//   k-iterations of the sk units:  |unit 0 ........|unit 1 ........|unit 2 ........|
+//   workers' ranges:               |w0 ......|w1 ......|w2 ......|w3 ......|w4 ....|
+//
+// A range cuts a unit into segments. Roles: `whole` (k_tiles 0..k_tiles: the normal epilogue),
+// `part` (a segment that does not start at k_tile 0: its sums go to the worker's partial slot,
+// then a flag) and `head` (k_tile 0 up to the end of the range: the unit's owner, which waits
+// for the flags of the workers w + 1, w + 2, ... whose ranges start inside the unit, adds their
+// partials in that order -- k order, fixed by the plan, so the result is bitwise repeatable --
+// and runs the epilogue). A worker's ranges start with its only possible `part` segment and end
+// with its only possible `head` one, so a `head` waits only for segments that are the first
+// thing other workers do after their data-parallel units: no cycle, given every worker is
+// resident (the persistent grid is).
+//
+// Plain C++, host and device: the CPU unit test checks the very code the kernel runs.
+#pragma once
+
+#include "pipegemm/pipeline/tile_scheduler.cuh"  // PIPEGEMM_HOST_DEVICE
+
+namespace pipegemm::pipeline {
+
+enum class SegmentRole : int { whole = 0, part = 1, head = 2 };
+
+struct Segment {
+  int unit;          // work unit; < 0: no more segments
+  int k0, k1;        // its k_tiles [k0, k1)
+  SegmentRole role;
+};
+
+struct StreamKPlan {
+  int units = 0, k_tiles = 0, workers = 1;
+  int sk_units = 0;  // the last sk_units units are shared along K (0: data-parallel only)
+
+  PIPEGEMM_HOST_DEVICE int dp_units() const { return units - sk_units; }
+  PIPEGEMM_HOST_DEVICE int sk_iters() const { return (int)sk_units * k_tiles; }
+  // Worker w's range of the sk units' k-iterations: [begin(w), begin(w + 1)).
+  PIPEGEMM_HOST_DEVICE int begin(int w) const { return sk_iters() * w / workers; }
+
+  PIPEGEMM_HOST_DEVICE Segment first(int w) const { return w < dp_units() ? whole_unit(w) : sk_segment(w, begin(w)); }
+  PIPEGEMM_HOST_DEVICE Segment next(int w, const Segment& s) const {
+    if (s.unit < dp_units()) {
+      const int u = s.unit + workers;
+      return u < dp_units() ? whole_unit(u) : sk_segment(w, begin(w));
+    }
+    return sk_segment(w, (int)(s.unit - dp_units()) * k_tiles + s.k1);
+  }
+  // The workers whose `part` segments complete unit `unit`'s `head` at worker w: w + 1 .. w + n.
+  PIPEGEMM_HOST_DEVICE int parts_of_head(int w, int unit) const {
+    const int end = (int)(unit - dp_units() + 1) * k_tiles;
+    int n = 0;
+    while (w + 1 + n < workers && begin(w + 1 + n) < end) ++n;
+    return n;
+  }
+
+ private:
+  PIPEGEMM_HOST_DEVICE Segment whole_unit(int u) const { return {u, 0, k_tiles, SegmentRole::whole}; }
+  PIPEGEMM_HOST_DEVICE Segment sk_segment(int w, int g) const {
+    const int end = begin(w + 1);
+    if (g >= end) return {-1, 0, 0, SegmentRole::whole};
+    const int t = int(g / k_tiles), k0 = int(g % k_tiles);
+    const int k1 = end - g < k_tiles - k0 ? k0 + int(end - g) : k_tiles;
+    const SegmentRole role = k0 > 0 ? SegmentRole::part : k1 == k_tiles ? SegmentRole::whole : SegmentRole::head;
+    return {dp_units() + t, k0, k1, role};
+  }
+};
+
+// The plan a launch uses (host): at most `max_workers` workers. Whole waves stay data-parallel;
+// a last wave at least half full is shared by all workers (each range 0.5-1 unit), a shorter one
+// joins the last whole wave (1-1.5 units each), so no unit is cut into more than three segments.
+// Fewer units than workers (small problems): every unit is shared, with at most kMaxFanIn
+// workers and at least kMinIters k_tiles per worker. k_tiles < kMinIters: data-parallel.
+inline constexpr int kStreamKMaxFanIn = 4, kStreamKMinIters = 4;
+inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers) {
+  StreamKPlan p;
+  p.units = units;
+  p.k_tiles = k_tiles;
+  int w = max_workers < 1 ? 1 : max_workers;
+  if (units < w) {
+    long long cap = (long long)units * kStreamKMaxFanIn;
+    const long long by_iters = (long long)units * k_tiles / kStreamKMinIters;
+    if (by_iters < cap) cap = by_iters;
+    if (cap < units) cap = units;
+    if (cap < w) w = int(cap);
+  }
+  p.workers = w;
+  if (k_tiles < kStreamKMinIters || units <= 0) {
+    p.workers = units < w ? (units > 0 ? units : 1) : w;
+    return p;
+  }
+  const int full = units / w, rest = units % w;
+  if (rest == 0) return p;
+  const int sk = full == 0 || 2 * rest >= w ? rest : rest + w;
+  // The device computes begin(w) = sk * k_tiles * w / workers in int.
+  if ((long long)sk * k_tiles * w > 0x7fffffffLL) return p;
+  p.sk_units = sk;
+  return p;
+}
+
+}  // namespace pipegemm::pipeline
