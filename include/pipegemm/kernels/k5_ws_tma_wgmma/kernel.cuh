@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "pipegemm/arch/barrier.cuh"
+#include "pipegemm/arch/cp_async.cuh"
 #include "pipegemm/arch/fence.cuh"
 #include "pipegemm/arch/flag.cuh"
 #include "pipegemm/arch/ld_global.cuh"
@@ -225,12 +226,30 @@ __device__ __forceinline__ void store_partial(const typename Cfg::TAcc (&acc)[Cf
 #pragma unroll
   for (int i = 0; i < Cfg::kAccRegs; ++i) __stcg(v + i * 128, acc[i]);
 }
-// acc += the slot's sums (fp32 or exact s32).
+// acc += the slot's sums (fp32 or exact s32), through `stage` (the consumer's share of the ring,
+// idle once a head's mainloop is done): cp.async copies the slot in, 16 bytes per thread at a
+// time and no registers -- a loop of ld.cg into registers waited ~128 L2 round trips / the few
+// loads the consumer's registers keep in flight (session 13: 3% of 4096^3) -- then each thread
+// reads its own elements from shared memory. The consumer's 128 threads, behind named barrier
+// `barrier` (both sides: the stage is free / has landed).
 template <class Cfg>
-__device__ __forceinline__ void add_partial(typename Cfg::TAcc (&acc)[Cfg::kAccRegs], const void* slot, int t) {
-  const auto* v = static_cast<const typename Cfg::TAcc*>(slot) + t;
+__device__ __forceinline__ void add_partial(typename Cfg::TAcc (&acc)[Cfg::kAccRegs], const void* slot,
+                                            uint32_t stage, int t, int barrier) {
+  constexpr int kChunks = Cfg::kAccRegs * 128 * 4 / 16;  // 16-byte pieces of the slot
+  static_assert(kChunks % 128 == 0, "whole rounds of the 128 threads");
+  arch::named_barrier_sync(barrier, 128);
+#pragma unroll 8
+  for (int q = t; q < kChunks; q += 128) arch::cp_async_cg_16(stage + 16 * q, static_cast<const char*>(slot) + 16 * q);
+  arch::cp_async_wait_all();
+  arch::named_barrier_sync(barrier, 128);
 #pragma unroll
-  for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] += __ldcg(v + i * 128);
+  for (int i = 0; i < Cfg::kAccRegs; ++i) {
+    const uint32_t w = arch::lds_b32(stage + 4 * (i * 128 + t));
+    if constexpr (std::is_same_v<typename Cfg::TAcc, float>)
+      acc[i] += __uint_as_float(w);
+    else
+      acc[i] += int32_t(w);
+  }
 }
 
 // The bias of a tile goes through shared memory: each consumer warpgroup's 128 threads load
@@ -853,15 +872,21 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           return static_cast<char*>(sk.partials) + int64_t(i) * (Cfg::kAccRegs * 128 * sizeof(typename Cfg::TAcc));
         };
         if (role == pipeline::SegmentRole::part) {
+          // The other threads' stores are ordered before thread 0's release by the barrier.
           const int mine = slot(cluster_idx);
           store_partial<Cfg>(acc, slot_sums(mine), tid_wg);
-          __threadfence();
           arch::named_barrier_sync(1 + c, 128);
           if (tid_wg == 0) arch::st_release_gpu(sk.flags + mine, 1);
           PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
           return;
         }
         if (role == pipeline::SegmentRole::head) {
+          // A head is its worker's last segment: once both consumers have drained, no load or
+          // wgmma touches the ring again, and each consumer stages its parts in half of it.
+          constexpr int kRingBytes = STAGES * Cfg::kStageBytes;
+          static_assert(Cfg::kAccRegs * 128 * 4 <= kRingBytes / 2, "a partial slot fits half the ring");
+          const uint32_t stage = arch::smem_u32(&smem.a[0][0]) + uint32_t(c * (kRingBytes / 2));
+          arch::named_barrier_sync(kBiasBarrier, 256);
           const int parts = sk.plan.parts_of_head(cluster_idx, item);
           if (tid_wg == 0) {
             for (int j = 1; j <= parts; ++j) {
@@ -871,8 +896,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
               *flag = 0;  // consumed: zero for the next launch
             }
           }
-          arch::named_barrier_sync(1 + c, 128);
-          for (int j = 1; j <= parts; ++j) add_partial<Cfg>(acc, slot_sums(slot(cluster_idx + j)), tid_wg);
+          for (int j = 1; j <= parts; ++j) add_partial<Cfg>(acc, slot_sums(slot(cluster_idx + j)), stage, tid_wg, 1 + c);
         }
       }
 
