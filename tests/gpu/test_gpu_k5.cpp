@@ -146,7 +146,7 @@ TEST(K5Verify, BResidentOnTallSkinnyShortKShapes) {
 // shared alone (4096x4096x1024: 512 units, 116 shared), shared with the last whole wave
 // (2176x2048x1032: 136 units, K tail), fewer units than SMs (1408x2048x1024: 88; 383x520x1000: 9,
 // four workers a unit), 2-CTA clusters (3200x2560x2048: 130 units on 66 clusters). Every element
-// against the CPU reference, and a second run bit for bit the same: heads add parts in k order.
+// against the CPU reference, and a second run bit for bit the same: finishes add parts in a fixed order.
 TEST(K5StreamK, PartialWavesVerifyAndRepeatBitForBit) {
   REQUIRE_SM90();
   const std::array<std::array<int64_t, 3>, 5> shapes = {

@@ -1,9 +1,11 @@
 // The stream-K plan (pipeline/stream_k.cuh) on the CPU: the header k5's stream-K kernel runs,
 // compiled as plain C++. Every k_tile of every unit is computed exactly once, each unit's sums
-// are finished by exactly one worker (its head, or a whole segment), a head's parts are the
-// other segments of its unit in k order, and no worker waits for work that comes after a wait.
+// are finished by exactly one worker (a whole segment, or the finish that holds its last k_tile),
+// a finish's parts are the other segments of its unit, and no worker waits for work that comes
+// after a wait.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <vector>
@@ -33,10 +35,10 @@ void check_plan(const StreamKPlan& p) {
   std::vector<std::vector<int>> covered(p.units, std::vector<int>(p.k_tiles, 0));
   std::vector<int> finishers(p.units, 0);
   std::map<int, std::vector<std::tuple<int, int, int>>> parts;  // unit -> (k0, k1, worker) of its parts
-  std::map<int, std::pair<int, int>> heads;                     // unit -> (worker, k1)
+  std::map<int, std::pair<int, int>> finishes;                  // unit -> (worker, k0)
   for (int w = 0; w < p.workers; ++w) {
     const std::vector<Segment> segs = segments_of(p, w);
-    int part_segments = 0, head_segments = 0;
+    int part_segments = 0, finish_segments = 0;
     for (size_t i = 0; i < segs.size(); ++i) {
       const Segment& s = segs[i];
       ASSERT_GE(s.unit, 0);
@@ -48,42 +50,46 @@ void check_plan(const StreamKPlan& p) {
         EXPECT_EQ(s.k0, 0);
         EXPECT_EQ(s.k1, p.k_tiles);
         ++finishers[s.unit];
-      } else if (s.role == SegmentRole::head) {
-        EXPECT_EQ(s.k0, 0);
-        EXPECT_LT(s.k1, p.k_tiles);
-        EXPECT_EQ(i + 1, segs.size()) << "a head is its worker's last segment";
-        ++finishers[s.unit];
-        heads[s.unit] = {w, s.k1};
-        ++head_segments;
-      } else {
+      } else if (s.role == SegmentRole::finish) {
         EXPECT_GT(s.k0, 0);
-        // A part is the first thing after the worker's whole units: it never waits behind a head.
+        EXPECT_EQ(s.k1, p.k_tiles);
+        EXPECT_EQ(i + 1, segs.size()) << "a finish is its worker's last segment";
+        ++finishers[s.unit];
+        finishes[s.unit] = {w, s.k0};
+        ++finish_segments;
+      } else {
+        EXPECT_LT(s.k1, p.k_tiles);
+        // A part is the first thing after the worker's whole units: it never waits behind a finish.
         for (size_t j = 0; j < i; ++j) EXPECT_EQ(segs[j].role, SegmentRole::whole);
+        if (i + 1 < segs.size()) EXPECT_LT(segs[i + 1].unit, s.unit) << "backwards through the range";
         parts[s.unit].push_back({s.k0, s.k1, w});
         ++part_segments;
       }
     }
     EXPECT_LE(part_segments, 1) << "one partial slot per worker";
-    EXPECT_LE(head_segments, 1);
+    EXPECT_LE(finish_segments, 1);
   }
   for (int u = 0; u < p.units; ++u) {
     for (int k = 0; k < p.k_tiles; ++k) ASSERT_EQ(covered[u][k], 1) << "unit " << u << " k_tile " << k;
     EXPECT_EQ(finishers[u], 1) << "unit " << u;
   }
   for (const auto& [u, list] : parts) {
-    ASSERT_TRUE(heads.count(u)) << "unit " << u << " has parts but no head";
-    const auto [hw, hk1] = heads[u];
-    ASSERT_EQ(p.parts_of_head(hw, u), int(list.size()));
-    int k = hk1;
-    for (size_t j = 0; j < list.size(); ++j) {  // workers hw + 1, hw + 2, ... in k order
-      EXPECT_EQ(std::get<2>(list[j]), hw + 1 + int(j));
-      EXPECT_EQ(std::get<0>(list[j]), k);
-      k = std::get<1>(list[j]);
+    ASSERT_TRUE(finishes.count(u)) << "unit " << u << " has parts but no finish";
+    const auto [fw, fk0] = finishes[u];
+    ASSERT_EQ(p.parts_of_finish(fw, u), int(list.size()));
+    // Workers fw - 1, fw - 2, ...: each part ends where the next one (in that order) starts.
+    std::map<int, std::pair<int, int>> by_worker;
+    for (const auto& [k0, k1, w] : list) by_worker[w] = {k0, k1};
+    int k = fk0;
+    for (int j = 1; j <= int(list.size()); ++j) {
+      ASSERT_TRUE(by_worker.count(fw - j)) << "unit " << u << ": no part from worker " << fw - j;
+      EXPECT_EQ(by_worker[fw - j].second, k);
+      k = by_worker[fw - j].first;
     }
-    EXPECT_EQ(k, p.k_tiles);
+    EXPECT_EQ(k, 0);
   }
-  for (const auto& [u, h] : heads)
-    if (!parts.count(u)) ADD_FAILURE() << "unit " << u << "'s head has no parts";
+  for (const auto& [u, f] : finishes)
+    if (!parts.count(u)) ADD_FAILURE() << "unit " << u << "'s finish has no parts";
 }
 
 TEST(StreamKPlan, EveryKTileOnceAndEveryUnitFinishedOnce) {
@@ -112,6 +118,40 @@ TEST(StreamKPlan, ALastWaveAtLeastHalfFullIsSharedAlone) {
     most = n > most ? n : most;
   }
   EXPECT_EQ(most, 3 * 64 + 57);
+}
+
+// A model of the schedule: one time step per k_tile; a finish adds its parts after its own
+// k_tiles, once they are done. Walking ranges backwards, no finish waits (its unit's parts were
+// each worker's first segment): the makespan is the longest range. Forwards, a range shorter than
+// a unit ends with a part its finisher waits for almost a unit.
+int modelled_makespan(const StreamKPlan& p) {
+  std::map<int, int> part_done;  // worker -> when its part's sums are in its slot
+  std::vector<std::vector<Segment>> segs(p.workers);
+  for (int w = 0; w < p.workers; ++w) segs[w] = segments_of(p, w);
+  std::vector<int> t(p.workers, 0);
+  for (int w = 0; w < p.workers; ++w)  // parts come right after the whole units: no waits
+    for (const Segment& s : segs[w]) {
+      if (s.role == SegmentRole::finish) break;
+      t[w] += s.k1 - s.k0;
+      if (s.role == SegmentRole::part) part_done[w] = t[w];
+    }
+  int makespan = 0;
+  for (int w = 0; w < p.workers; ++w) {
+    const Segment& last = segs[w].empty() ? Segment{-1, 0, 0, SegmentRole::whole} : segs[w].back();
+    if (last.role == SegmentRole::finish) {
+      t[w] += last.k1 - last.k0;
+      for (int j = 1; j <= p.parts_of_finish(w, last.unit); ++j) t[w] = std::max(t[w], part_done[w - j]);
+    }
+    makespan = std::max(makespan, t[w]);
+  }
+  return makespan;
+}
+
+TEST(StreamKPlan, NoFinishWaitsSoTheLastWaveTakesOneRange) {
+  EXPECT_EQ(modelled_makespan(stream_k_plan(512, 64, 132)), 3 * 64 + 57);   // data-parallel: 4 * 64
+  EXPECT_EQ(modelled_makespan(stream_k_plan(256, 64, 66)), 3 * 64 + 57);    // the same in clusters of 2
+  EXPECT_EQ(modelled_makespan(stream_k_plan(3584, 64, 66)), 53 * 64 + 84);  // 55 * 64
+  EXPECT_EQ(modelled_makespan(stream_k_plan(88, 16, 132)), 11);             // 16
 }
 
 TEST(StreamKPlan, AShortLastWaveJoinsTheLastWholeOne) {

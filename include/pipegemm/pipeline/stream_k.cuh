@@ -12,15 +12,17 @@
 //   k-iterations of the sk units:  |unit 0 ........|unit 1 ........|unit 2 ........|
 //   workers' ranges:               |w0 ......|w1 ......|w2 ......|w3 ......|w4 ....|
 //
-// A range cuts a unit into segments. Roles: `whole` (k_tiles 0..k_tiles: the normal epilogue),
-// `part` (a segment that does not start at k_tile 0: its sums go to the worker's partial slot,
-// then a flag) and `head` (k_tile 0 up to the end of the range: the unit's owner, which waits
-// for the flags of the workers w + 1, w + 2, ... whose ranges start inside the unit, adds their
-// partials in that order -- k order, fixed by the plan, so the result is bitwise repeatable --
-// and runs the epilogue). A worker's ranges start with its only possible `part` segment and end
-// with its only possible `head` one, so a `head` waits only for segments that are the first
-// thing other workers do after their data-parallel units: no cycle, given every worker is
-// resident (the persistent grid is).
+// A range cuts a unit into segments; a worker walks its range's segments backwards (the one at
+// its end first, k_tiles in order inside each). Roles: `whole` (k_tiles 0..k_tiles: the normal
+// epilogue), `part` (a segment short of the unit's last k_tile: its sums go to the worker's slot,
+// then a flag) and `finish` (from inside the unit to its last k_tile: the finisher waits for the
+// flags of workers w - 1, w - 2, ... whose ranges end inside the unit, adds their partials in
+// that order -- fixed by the plan, so the result is bitwise repeatable -- and runs the
+// epilogue). A worker's only possible `part` is the first segment it computes after its whole
+// units, its only possible `finish` the last: a unit's parts are done early, its finisher comes
+// last (backwards: a range < 1 unit would otherwise end with a part the finisher waits for
+// almost a whole unit), and a finisher waits only for segments other workers start with -- no
+// cycle, given every worker is resident (the persistent grid is).
 //
 // Plain C++, host and device: the CPU unit test checks the very code the kernel runs.
 #pragma once
@@ -29,7 +31,7 @@
 
 namespace pipegemm::pipeline {
 
-enum class SegmentRole : int { whole = 0, part = 1, head = 2 };
+enum class SegmentRole : int { whole = 0, part = 1, finish = 2 };
 
 struct Segment {
   int unit;          // work unit; < 0: no more segments
@@ -42,34 +44,37 @@ struct StreamKPlan {
   int sk_units = 0;  // the last sk_units units are shared along K (0: data-parallel only)
 
   PIPEGEMM_HOST_DEVICE int dp_units() const { return units - sk_units; }
-  PIPEGEMM_HOST_DEVICE int sk_iters() const { return (int)sk_units * k_tiles; }
+  PIPEGEMM_HOST_DEVICE int sk_iters() const { return sk_units * k_tiles; }
   // Worker w's range of the sk units' k-iterations: [begin(w), begin(w + 1)).
   PIPEGEMM_HOST_DEVICE int begin(int w) const { return sk_iters() * w / workers; }
 
-  PIPEGEMM_HOST_DEVICE Segment first(int w) const { return w < dp_units() ? whole_unit(w) : sk_segment(w, begin(w)); }
+  PIPEGEMM_HOST_DEVICE Segment first(int w) const {
+    return w < dp_units() ? whole_unit(w) : segment_ending(w, begin(w + 1));
+  }
   PIPEGEMM_HOST_DEVICE Segment next(int w, const Segment& s) const {
     if (s.unit < dp_units()) {
       const int u = s.unit + workers;
-      return u < dp_units() ? whole_unit(u) : sk_segment(w, begin(w));
+      return u < dp_units() ? whole_unit(u) : segment_ending(w, begin(w + 1));
     }
-    return sk_segment(w, (int)(s.unit - dp_units()) * k_tiles + s.k1);
+    return segment_ending(w, (s.unit - dp_units()) * k_tiles + s.k0);
   }
-  // The workers whose `part` segments complete unit `unit`'s `head` at worker w: w + 1 .. w + n.
-  PIPEGEMM_HOST_DEVICE int parts_of_head(int w, int unit) const {
-    const int end = (int)(unit - dp_units() + 1) * k_tiles;
+  // The workers whose `part` segments complete unit `unit`'s `finish` at worker w: w - 1 .. w - n.
+  PIPEGEMM_HOST_DEVICE int parts_of_finish(int w, int unit) const {
+    const int start = (unit - dp_units()) * k_tiles;
     int n = 0;
-    while (w + 1 + n < workers && begin(w + 1 + n) < end) ++n;
+    while (w - n - 1 >= 0 && begin(w - n) > start) ++n;
     return n;
   }
 
  private:
   PIPEGEMM_HOST_DEVICE Segment whole_unit(int u) const { return {u, 0, k_tiles, SegmentRole::whole}; }
-  PIPEGEMM_HOST_DEVICE Segment sk_segment(int w, int g) const {
-    const int end = begin(w + 1);
-    if (g >= end) return {-1, 0, 0, SegmentRole::whole};
-    const int t = int(g / k_tiles), k0 = int(g % k_tiles);
-    const int k1 = end - g < k_tiles - k0 ? k0 + int(end - g) : k_tiles;
-    const SegmentRole role = k0 > 0 ? SegmentRole::part : k1 == k_tiles ? SegmentRole::whole : SegmentRole::head;
+  // Worker w's segment that ends at k-iteration g (exclusive), back to its unit's start or begin(w).
+  PIPEGEMM_HOST_DEVICE Segment segment_ending(int w, int g) const {
+    const int b = begin(w);
+    if (g <= b) return {-1, 0, 0, SegmentRole::whole};
+    const int t = (g - 1) / k_tiles, start = t * k_tiles;
+    const int k1 = g - start, k0 = b > start ? b - start : 0;
+    const SegmentRole role = k1 < k_tiles ? SegmentRole::part : k0 > 0 ? SegmentRole::finish : SegmentRole::whole;
     return {dp_units() + t, k0, k1, role};
   }
 };

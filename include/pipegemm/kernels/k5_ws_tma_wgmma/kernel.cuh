@@ -202,7 +202,7 @@ struct K5General<true> {
 
 // Stream-K (kStreamK): the plan and its workspace. Slot (worker, CTA rank, consumer) -- worker =
 // the cluster (or CTA) index -- holds one consumer's (64, BN) accumulators of the worker's `part`
-// segment, and its flag turns 1 once they are written; the `head` that adds them resets it to 0
+// segment, and its flag turns 1 once they are written; the `finish` that adds them resets it to 0
 // (zero between launches: split_workspace zeroes the flags once).
 template <bool kStreamK>
 struct K5StreamK {};
@@ -227,7 +227,7 @@ __device__ __forceinline__ void store_partial(const typename Cfg::TAcc (&acc)[Cf
   for (int i = 0; i < Cfg::kAccRegs; ++i) __stcg(v + i * 128, acc[i]);
 }
 // acc += the slot's sums (fp32 or exact s32), through `stage` (the consumer's share of the ring,
-// idle once a head's mainloop is done): cp.async copies the slot in, 16 bytes per thread at a
+// idle once a finish's mainloop is done): cp.async copies the slot in, 16 bytes per thread at a
 // time and no registers -- a loop of ld.cg into registers waited ~128 L2 round trips / the few
 // loads the consumer's registers keep in flight (session 13: 3% of 4096^3) -- then each thread
 // reads its own elements from shared memory. The consumer's 128 threads, behind named barrier
@@ -864,8 +864,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
 
       // ============================== STREAM-K ==============================
-      // A `part` leaves its sums in its slot and raises the flag; a `head` adds its parts' sums
-      // in k order (StreamKPlan), then runs the unit's epilogue.
+      // A `part` leaves its sums in its slot and raises the flag; a `finish` adds its unit's parts
+      // (StreamKPlan's order), then runs the unit's epilogue.
       if constexpr (Cfg::kStreamK) {
         auto slot = [&](int worker) { return partial_slot(worker, cluster_m, int(cta_rank), c); };
         auto slot_sums = [&](int i) {
@@ -880,23 +880,23 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
           return;
         }
-        if (role == pipeline::SegmentRole::head) {
-          // A head is its worker's last segment: once both consumers have drained, no load or
+        if (role == pipeline::SegmentRole::finish) {
+          // A finish is its worker's last segment: once both consumers have drained, no load or
           // wgmma touches the ring again, and each consumer stages its parts in half of it.
           constexpr int kRingBytes = STAGES * Cfg::kStageBytes;
           static_assert(Cfg::kAccRegs * 128 * 4 <= kRingBytes / 2, "a partial slot fits half the ring");
           const uint32_t stage = arch::smem_u32(&smem.a[0][0]) + uint32_t(c * (kRingBytes / 2));
           arch::named_barrier_sync(kBiasBarrier, 256);
-          const int parts = sk.plan.parts_of_head(cluster_idx, item);
+          const int parts = sk.plan.parts_of_finish(cluster_idx, item);
           if (tid_wg == 0) {
             for (int j = 1; j <= parts; ++j) {
-              int* flag = sk.flags + slot(cluster_idx + j);
+              int* flag = sk.flags + slot(cluster_idx - j);
               while (arch::ld_acquire_gpu(flag) == 0) {
               }
               *flag = 0;  // consumed: zero for the next launch
             }
           }
-          for (int j = 1; j <= parts; ++j) add_partial<Cfg>(acc, slot_sums(slot(cluster_idx + j)), stage, tid_wg, 1 + c);
+          for (int j = 1; j <= parts; ++j) add_partial<Cfg>(acc, slot_sums(slot(cluster_idx - j)), stage, tid_wg, 1 + c);
         }
       }
 
