@@ -49,6 +49,7 @@ using K5ShortK = std::conditional_t<
 // 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
+// $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
 // for tuning.
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
@@ -123,6 +124,10 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_MAX_CTAS");
     return n;
   }
+  static int sk_units_override() {  // stream-K: share the last this many units (all: no whole units)
+    static const int n = env_int("PIPEGEMM_K5_SK_UNITS");
+    return n;
+  }
 
   template <class C>
   static Status launch_with(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
@@ -168,6 +173,8 @@ struct K5Variant {
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
       sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident);
+      if (sk_units_override() > 0 && int64_t(std::min(units, sk_units_override())) * sk.plan.k_tiles * sk.plan.workers <= 0x7fffffff)
+        sk.plan.sk_units = std::min(units, sk_units_override());
       clusters = sk.plan.workers;
       if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
         const int slots = clusters * cluster * C::kConsumers;
