@@ -57,6 +57,9 @@ constexpr int mma_per_k_tile(int bm, int bn, int bk, int streams, int mma_m, int
 using LaunchFn = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ stream);
 // Max resident CTAs per SM for this kernel as CUDA computes it, and its registers per thread.
 using OccupancyFn = Status (*)(int* blocks_per_sm, int* regs_per_thread);
+// Problems a variant takes by its capabilities but is known to compute wrong (a peer's bug that
+// fuzz found): the reason, refused before any launch; nullptr for the others.
+using KnownWrongFn = const char* (*)(const Problem& p);
 
 struct Variant {
   std::string name;          // unique; one scheme: <family>_<types>_<BM>x<BN>x<BK>[_s<STAGES>][_<option>]
@@ -74,6 +77,7 @@ struct Variant {
   std::string symbol;
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
+  KnownWrongFn known_wrong = nullptr;
   // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
   // verified on a GPU, or (issue 14) a teaching variant built to be slow.
   bool auto_candidate = true;

@@ -162,6 +162,8 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x) {
                   to_string(v.acc_type) + " D=" + to_string(v.d_type) + ", the problem asks A=" +
                   to_string(p.a_type) + " acc=" + to_string(p.acc_type) + " D=" +
                   to_string(p.d_type));
+  if (v.known_wrong)
+    if (const char* why = v.known_wrong(p)) return refuse(why);
   const Requirements& r = v.req;
   // The capabilities (the problem's D is row-major here: row_major_d).
   if (p.a_layout == Layout::ColMajor && !r.a_mn_major)

@@ -90,6 +90,21 @@ Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s) {
 
 namespace {
 
+// cuBLAS 13.1 on the H200 (driver 580.159), 16-bit A and B, every D type, cublasGemmEx and
+// cuBLASLt alike: wrong sums -- short by about 8 products (errors ~3 on values ~50) -- for K =
+// 15368, 16136 and 20488 with M x N from 1 x 32 to 128 x 128 (and 8 x 256); right for K = 4104,
+// 8200, 12296, 13320, 14344, 15880, 16392, 24584, 32776 (K = 8 mod 16 as well), for 16128, 16140,
+// 16144, and for 1024 x 1024 x 16136 (fuzz then verify, session 13:
+// bench/results/2026-12-03_h200_s13_call{4,5,6,7}_*). The pattern inside is not known, so the
+// refusal is an envelope around every failure seen: K = 8 mod 16, K >= 15000, M N <= 512 x 512.
+// auto runs one of ours there (k5 / skinny verified on the same problems).
+const char* short_sums_at_k_8_mod_16(const Problem& p) {
+  if (p.k % 16 == 8 && p.k >= 15000 && p.m * p.n <= 512 * 512)
+    return "cuBLAS 13.1 returned wrong sums on the H200 for K = 8 mod 16 from K = 15368 with M N <= 512 x 512 "
+           "(e.g. 8x32x16136): refused";
+  return nullptr;
+}
+
 Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DType acc, DType out) {
   Variant v;
   v.name = name;
@@ -120,6 +135,7 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
       r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh));
     }
   }
+  if (in == DType::f16 || in == DType::bf16) v.known_wrong = &short_sums_at_k_8_mod_16;
   if (in == DType::i8) {  // cuBLAS IMMA: 4-byte aligned pointers, leading dimensions and K
     r.ptr_align_bytes = 4;
     r.ld_multiple = 4;

@@ -4,6 +4,8 @@
 // the request flags (problem_for).
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -418,6 +420,31 @@ TEST(SemanticsRefusal, CublasLtReadsAnInt8GemmsCOnlyInPlace) {
   const Variant* lt16 = find_variant("cublaslt_f16");
   ASSERT_NE(lt16, nullptr);
   EXPECT_TRUE(check_variant(*lt16, h, 90, probe_operands(h.normalized(), 0, false)).ok());
+}
+
+// cuBLAS 13.1 returned wrong 16-bit GEMM sums on the H200 for some K = 8 mod 16 past 15,000 with
+// small outputs (fuzz, session 13: 8x32x16136): both peers refuse that envelope before a launch,
+// by name and as auto's candidates; its neighbours and large outputs still reach them.
+TEST(SemanticsRefusal, CublasRefusesTheKWhereItsSumsWereWrong) {
+  for (const char* name : {"cublas_f16", "cublaslt_f16", "cublas_bf16_f32out", "cublaslt_bf16"}) {
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    Problem p = f16_problem(8, 32, 16136);
+    p.a_type = p.b_type = v->a_type, p.d_type = v->d_type;
+    const Status s = check_variant(*v, p, 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported) << name;
+    EXPECT_TRUE(contains(s.message, "K = 8 mod 16")) << s.message;
+    for (auto ok : {std::array<int64_t, 3>{8, 32, 16128}, {8, 32, 14344}, {1024, 1024, 16136}}) {
+      Problem q = f16_problem(ok[0], ok[1], ok[2]);
+      q.a_type = q.b_type = v->a_type, q.d_type = v->d_type;
+      EXPECT_TRUE(check_variant(*v, q, 90).ok()) << name << " " << q.shape_string() << ": " << check_variant(*v, q, 90).message;
+    }
+  }
+  const Problem p = f16_problem(8, 32, 16136);
+  std::string why;
+  const Variant* chosen = choose_variant(p.normalized(), 90, nullptr, nullptr, nullptr, &why);
+  ASSERT_NE(chosen, nullptr) << why;
+  EXPECT_FALSE(chosen->is_peer()) << chosen->name << ": " << why;
 }
 
 // k5's general form reads MN-major 16-bit operands (wgmma transposed), so it takes all four
