@@ -50,7 +50,7 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
 // $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
-// for tuning.
+// $PIPEGEMM_K5_PDL=1 launches with programmatic dependent launch, for tuning.
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
 // problem that is not the plain TN GEMM, whatever its K.
@@ -74,20 +74,29 @@ struct K5Variant {
   static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident;
   static constexpr int64_t kClusterMinK = 2048;
 
-  // A launch of `grid` CTAs of C in clusters of `cluster` along x (the attribute lives in *attr;
-  // none for cluster 1). The occupancy query and the launch use the same one.
+  // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
+  // the stream's previous kernel when `pdl` (the attributes live in attrs). The occupancy query
+  // and the launch use the same one.
   template <class C>
-  static cudaLaunchConfig_t cluster_launch_config(int cluster, unsigned grid, cudaLaunchAttribute* attr) {
+  static cudaLaunchConfig_t cluster_launch_config(int cluster, unsigned grid, cudaLaunchAttribute (&attrs)[2],
+                                                  bool pdl = false) {
     cudaLaunchConfig_t cfg{};
-    *attr = cudaLaunchAttribute{};
-    attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = unsigned(cluster);
-    attr->val.clusterDim.y = attr->val.clusterDim.z = 1;
     cfg.gridDim = dim3(grid);
     cfg.blockDim = dim3(C::kNumThreads);
     cfg.dynamicSmemBytes = C::kSmemBytes;
-    cfg.attrs = attr;
-    cfg.numAttrs = cluster > 1 ? 1 : 0;
+    cfg.attrs = attrs;
+    cfg.numAttrs = 0;
+    if (cluster > 1) {
+      cudaLaunchAttribute& a = attrs[cfg.numAttrs++] = cudaLaunchAttribute{};
+      a.id = cudaLaunchAttributeClusterDimension;
+      a.val.clusterDim.x = unsigned(cluster);
+      a.val.clusterDim.y = a.val.clusterDim.z = 1;
+    }
+    if (pdl) {
+      cudaLaunchAttribute& a = attrs[cfg.numAttrs++] = cudaLaunchAttribute{};
+      a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      a.val.programmaticStreamSerializationAllowed = 1;
+    }
     return cfg;
   }
 
@@ -98,8 +107,8 @@ struct K5Variant {
     if (cached[cluster]) return cached[cluster];
     int n = device_info().sm_count / cluster;
     if (cluster > 1) {
-      cudaLaunchAttribute attr;
-      const cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(cluster * n), &attr);
+      cudaLaunchAttribute attrs[2];
+      const cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(cluster * n), attrs);
       int q = 0;
       if (cudaOccupancyMaxActiveClusters(&q, (const void*)&kernels::k5::k5_ws_tma_wgmma_kernel<C>, &cfg) ==
               cudaSuccess &&
@@ -124,6 +133,10 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_MAX_CTAS");
     return n;
   }
+  // $PIPEGEMM_K5_PDL=1: launch with programmatic dependent launch (the kernel's griddepcontrol),
+  // so its setup overlaps the previous kernel's tail. Off by default until measured on the H200;
+  // read at every launch (a test turns it on and off).
+  static bool pdl() { return env_int("PIPEGEMM_K5_PDL") > 0; }
   static int sk_units_override() {  // stream-K: share the last this many units (all: no whole units)
     static const int n = env_int("PIPEGEMM_K5_SK_UNITS");
     return n;
@@ -186,8 +199,8 @@ struct K5Variant {
       }
     }
 
-    cudaLaunchAttribute attr;
-    cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), &attr);
+    cudaLaunchAttribute attrs[2];
+    cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), attrs, pdl());
     cfg.stream = s;
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");

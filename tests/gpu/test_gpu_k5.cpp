@@ -1,10 +1,12 @@
 // k5 (TMA + wgmma + mbarrier, warp-specialized, persistent): every registered k5 variant
 // against the CPU reference on aligned odd shapes, the refusals that must happen before any
 // launch, and the automatic choice that routes around them. The refusal tests need no GPU.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -175,6 +177,62 @@ TEST(K5StreamK, PartialWavesVerifyAndRepeatBitForBit) {
       ASSERT_TRUE(o.status.ok()) << o.status.message;
       EXPECT_TRUE(first == s->last_output()) << name << " " << p.shape_string() << ": a second run differs";
     }
+  }
+}
+
+// Programmatic dependent launch ($PIPEGEMM_K5_PDL=1, arch/griddep.cuh): a chain of GEMMs on one
+// stream where each reads the one before's D -- D1 = A W1^T (long K, so the second kernel's CTAs
+// start on the SMs the first's last wave leaves), D2 = D1 W2^T -- gives bit for bit the D2 of the
+// same chain launched without it, for k5 and its stream-K form; D1 and D2 poisoned before.
+TEST(K5Pdl, ADependentChainGivesTheSameBitsAsWithout) {
+  REQUIRE_SM90();
+  const int64_t m = 2048, k1 = 8192, n1 = 1024, n2 = 512;
+  auto device = [](size_t bytes) {
+    void* p = nullptr;
+    EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
+    return std::unique_ptr<void, decltype(&cudaFree)>(p, &cudaFree);
+  };
+  auto a = device(m * k1 * 2), w1 = device(n1 * k1 * 2), w2 = device(n2 * n1 * 2), d1 = device(m * n1 * 2),
+       d2 = device(m * n2 * 2);
+  std::vector<uint16_t> h(size_t(m * k1));
+  uint32_t x = 12345;
+  auto fill = [&](void* dst, int64_t count) {  // fp16 in [-1, 1)
+    for (int64_t i = 0; i < count; ++i) {
+      x = x * 1664525u + 1013904223u;
+      const float f = float(x >> 8) / float(1u << 24) * 2.f - 1.f;
+      h[size_t(i)] = __half_as_ushort(__float2half(f));
+    }
+    ASSERT_EQ(cudaMemcpy(dst, h.data(), size_t(count) * 2, cudaMemcpyHostToDevice), cudaSuccess);
+  };
+  fill(a.get(), m * k1);
+  fill(w1.get(), n1 * k1);
+  fill(w2.get(), n2 * n1);
+  auto gemm_problem = [](int64_t mm, int64_t nn, int64_t kk) { return problem(mm, nn, kk, DType::f16, DType::f16); };
+  for (const char* name : {"k5_f16_128x256x64_s4", "k5_f16_128x256x64_s4_streamk"}) {
+    std::vector<uint16_t> want, got;
+    for (int pdl : {0, 1}) {
+      setenv("PIPEGEMM_K5_PDL", pdl ? "1" : "0", 1);
+      ASSERT_EQ(cudaMemset(d1.get(), 0xff, size_t(m * n1 * 2)), cudaSuccess);  // NaN
+      ASSERT_EQ(cudaMemset(d2.get(), 0xff, size_t(m * n2 * 2)), cudaSuccess);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      Options o;
+      o.variant = name;
+      for (int rep = 0; rep < 3; ++rep) {  // back to back: each launch depends on the one before
+        Status st = gemm(gemm_problem(m, n1, k1), a.get(), w1.get(), d1.get(), o);
+        ASSERT_TRUE(st.ok()) << st.message;
+        st = gemm(gemm_problem(m, n2, n1), d1.get(), w2.get(), d2.get(), o);
+        ASSERT_TRUE(st.ok()) << st.message;
+      }
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      std::vector<uint16_t>& out = pdl ? got : want;
+      out.resize(size_t(m * n2));
+      ASSERT_EQ(cudaMemcpy(out.data(), d2.get(), out.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+    }
+    unsetenv("PIPEGEMM_K5_PDL");
+    size_t nan = 0;
+    for (uint16_t v : want) nan += (v & 0x7c00) == 0x7c00;
+    EXPECT_EQ(nan, 0u) << name << ": D2 without PDL is not finite everywhere";
+    EXPECT_TRUE(want == got) << name << ": D2 with PDL differs from D2 without";
   }
 }
 

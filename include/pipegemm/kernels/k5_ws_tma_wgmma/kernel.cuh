@@ -34,6 +34,7 @@
 #include "pipegemm/arch/cp_async.cuh"
 #include "pipegemm/arch/fence.cuh"
 #include "pipegemm/arch/flag.cuh"
+#include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/arch/ld_shared.cuh"
 #include "pipegemm/arch/mbarrier.cuh"
@@ -677,6 +678,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     arch::cluster_sync();
   else
     __syncthreads();
+  // Programmatic dependent launch (a no-op unless launched with it, K5Variant::pdl()): the setup
+  // above overlaps the previous kernel's tail; no global memory is touched before the wait. The
+  // next kernel may launch at once: it takes SMs as this grid's CTAs leave them, and waits too.
+  arch::griddep_wait();
+  arch::griddep_launch_dependents();
 
   if (wg == 0) {
     // ============================== PRODUCER ==============================
