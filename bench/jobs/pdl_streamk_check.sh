@@ -1,0 +1,15 @@
+# After session 13 (run it first in the next session): the GPU tests written in session 13 and not yet
+# run (K5Pdl, the cuBLAS refusal through auto), f16 fuzz 10,000 again (the fuzz's one mismatch was
+# cuBLAS's own; both peers now refuse it), then programmatic dependent launch on / off
+# ($PIPEGEMM_K5_PDL) on the memory-bound suite, burst and back to back, k5 and auto beside the best cuBLAS.
+# Run: scripts/gpu_session.sh bench/jobs/pdl_streamk_check.sh pipegemm_cli pipegemm_gpu_tests
+gt pipegemm_gpu_tests 'K5Pdl.*:K5StreamK.*:GpuSemantics.Int8WithCApartNeverReachesCublasLt'
+pg verify --shape 8x32x16136 --dtype f16 --acc f32 --out-dtype f32 --kernel auto cublaslt_f16_f32out k5_f16_f32out_128x256x64_s4
+for pdl in 0 1; do
+  PIPEGEMM_K5_PDL=$pdl pg bench --suite bench/suites/memory.txt --dtype f16 --kernel k5_f16_128x256x64_s4 k5_f16_128x256x64_s4_b_resident \
+     --reps 50 --rounds 2 --idle-ms 25 --output "$OUT/memory_f16_pdl${pdl}_burst.md"
+  PIPEGEMM_K5_PDL=$pdl pg bench --suite bench/suites/memory.txt --dtype f16 --kernel k5_f16_128x256x64_s4 \
+     --reps 50 --rounds 2 --output "$OUT/memory_f16_pdl${pdl}_b2b.md"
+done
+(timeout 400 "$PG" fuzz --count 10000 --seed 14 --dtype f16 > "$OUT/fuzz_f16.log" 2>&1; echo "# exit $?" >> "$OUT/fuzz_f16.log")
+{ echo; echo "\$ pipegemm fuzz --count 10000 --seed 14 --dtype f16"; grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_f16.log"; } >> "$OUT/run.log"
