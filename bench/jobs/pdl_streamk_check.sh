@@ -13,3 +13,11 @@ for pdl in 0 1; do
 done
 (timeout 400 "$PG" fuzz --count 10000 --seed 14 --dtype f16 > "$OUT/fuzz_f16.log" 2>&1; echo "# exit $?" >> "$OUT/fuzz_f16.log")
 { echo; echo "\$ pipegemm fuzz --count 10000 --seed 14 --dtype f16"; grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_f16.log"; } >> "$OUT/run.log"
+# Why a shared (stream-K) k_tile runs ~14% slower than a whole one (session 13, call 4): the L2 hit rate and the DRAM
+# bytes of k5 against stream-K with its plan and with every unit shared, at 4096^3, one launch each under ncu.
+for n in 0 256; do
+  PIPEGEMM_K5_SK_UNITS=$n pg diagnose --kernel k5_f16_128x256x64_s4_streamk --shape 4096x4096x4096 --dtype f16 \
+     --metric lts__t_sector_hit_rate.pct --metric dram__bytes_read.sum --metric lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+done
+pg diagnose --kernel k5_f16_128x256x64_s4 --shape 4096x4096x4096 --dtype f16 \
+   --metric lts__t_sector_hit_rate.pct --metric dram__bytes_read.sum --metric lts__t_sectors.avg.pct_of_peak_sustained_elapsed
