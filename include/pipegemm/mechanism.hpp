@@ -59,8 +59,8 @@ struct Mechanism {
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
   bool b_resident = false;     // B loaded into shared memory once and kept for every tile (N <= BN, short K)
-  // Persistent: the last wave's k_tiles shared by every worker (stream-K); each unit's head adds
-  // the other segments' partial sums in k order (bitwise repeatable).
+  // Persistent: the last wave's k_tiles shared by every worker (stream-K); each unit's finisher
+  // adds the other segments' partial sums in an order the plan fixes (bitwise repeatable).
   bool stream_k = false;
   // Roles by size, not by name: the thin operand (a problem's M or N, at most BM) on the MMA's
   // 16-row side padded to whole m16 tiles, the large one streamed on its 8-wide side -- for a

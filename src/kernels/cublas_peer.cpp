@@ -97,7 +97,7 @@ namespace {
 // 16144, and for 1024 x 1024 x 16136 (fuzz then verify, session 13:
 // bench/results/2026-12-03_h200_s13_call{4,5,6,7}_*). The pattern inside is not known, so the
 // refusal is an envelope around every failure seen: K = 8 mod 16, K >= 15000, M N <= 512 x 512.
-// auto runs one of ours there (k5 / skinny verified on the same problems).
+// auto runs one of ours there (k5's f32-out form verified on the same problem, call 5).
 const char* short_sums_at_k_8_mod_16(const Problem& p) {
   if (p.k % 16 == 8 && p.k >= 15000 && p.m * p.n <= 512 * 512)
     return "cuBLAS 13.1 returned wrong sums on the H200 for K = 8 mod 16 from K = 15368 with M N <= 512 x 512 "

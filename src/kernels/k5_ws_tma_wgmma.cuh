@@ -185,9 +185,7 @@ struct K5Variant {
     kernels::k5::K5StreamK<C::kStreamK> sk{};
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
-      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident);
-      if (sk_units_override() > 0 && int64_t(std::min(units, sk_units_override())) * sk.plan.k_tiles * sk.plan.workers <= 0x7fffffff)
-        sk.plan.sk_units = std::min(units, sk_units_override());
+      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident, sk_units_override());
       clusters = sk.plan.workers;
       if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
         const int slots = clusters * cluster * C::kConsumers;
@@ -276,7 +274,8 @@ struct K5Variant {
     // and 1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*):
     // by name only until a tune entry can pick it where it wins.
     if constexpr (Cfg::kPingpong) v.auto_candidate = false;
-    if constexpr (Cfg::kStreamK) v.auto_candidate = false;  // by name until measured beside k5
+    // Stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md): by name.
+    if constexpr (Cfg::kStreamK) v.auto_candidate = false;
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::BN;
       v.req.max_k = Cfg::kMaxK;

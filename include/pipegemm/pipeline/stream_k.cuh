@@ -85,7 +85,9 @@ struct StreamKPlan {
 // Fewer units than workers (small problems): every unit is shared, with at most kMaxFanIn
 // workers and at least kMinIters k_tiles per worker. k_tiles < kMinIters: data-parallel.
 inline constexpr int kStreamKMaxFanIn = 4, kStreamKMinIters = 4;
-inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers) {
+// sk_override > 0 (tuning, $PIPEGEMM_K5_SK_UNITS): share that many of the last units instead.
+// Either way only an sk_units whose ranges the device computes in int is taken.
+inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers, int sk_override = 0) {
   StreamKPlan p;
   p.units = units;
   p.k_tiles = k_tiles;
@@ -98,16 +100,18 @@ inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers) {
     if (cap < w) w = int(cap);
   }
   p.workers = w;
+  int sk = 0;
   if (k_tiles < kStreamKMinIters || units <= 0) {
     p.workers = units < w ? (units > 0 ? units : 1) : w;
-    return p;
+  } else if (units % w != 0) {
+    const int full = units / w, rest = units % w;
+    sk = full == 0 || 2 * rest >= w ? rest : rest + w;
   }
-  const int full = units / w, rest = units % w;
-  if (rest == 0) return p;
-  const int sk = full == 0 || 2 * rest >= w ? rest : rest + w;
   // The device computes begin(w) = sk * k_tiles * w / workers in int.
-  if ((long long)sk * k_tiles * w > 0x7fffffffLL) return p;
-  p.sk_units = sk;
+  auto fits = [&](int n) { return (long long)n * k_tiles * p.workers <= 0x7fffffffLL; };
+  if (fits(sk)) p.sk_units = sk;
+  if (sk_override > 0 && fits(sk_override < units ? sk_override : units))
+    p.sk_units = sk_override < units ? sk_override : units;
   return p;
 }
 
