@@ -50,7 +50,7 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
 // $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
-// $PIPEGEMM_K5_PDL=1 launches with programmatic dependent launch, for tuning.
+// $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
 // problem that is not the plain TN GEMM, whatever its K.
@@ -75,7 +75,7 @@ struct K5Variant {
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
-  // the stream's previous kernel when `pdl` (the attributes live in attrs). The occupancy query
+  // the stream's previous kernel when `pdl` and pdl_enabled() (the attributes live in attrs). The occupancy query
   // and the launch use the same one.
   template <class C>
   static cudaLaunchConfig_t cluster_launch_config(int cluster, unsigned grid, cudaLaunchAttribute (&attrs)[2],
@@ -92,11 +92,7 @@ struct K5Variant {
       a.val.clusterDim.x = unsigned(cluster);
       a.val.clusterDim.y = a.val.clusterDim.z = 1;
     }
-    if (pdl) {
-      cudaLaunchAttribute& a = attrs[cfg.numAttrs++] = cudaLaunchAttribute{};
-      a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      a.val.programmaticStreamSerializationAllowed = 1;
-    }
+    if (pdl) add_pdl_attribute(cfg);
     return cfg;
   }
 
@@ -133,10 +129,6 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_MAX_CTAS");
     return n;
   }
-  // $PIPEGEMM_K5_PDL=1: launch with programmatic dependent launch (the kernel's griddepcontrol),
-  // so its setup overlaps the previous kernel's tail. Off by default until measured on the H200;
-  // read at every launch (a test turns it on and off).
-  static bool pdl() { return env_int("PIPEGEMM_K5_PDL") > 0; }
   static int sk_units_override() {  // stream-K: share the last this many units (all: no whole units)
     static const int n = env_int("PIPEGEMM_K5_SK_UNITS");
     return n;
@@ -198,7 +190,7 @@ struct K5Variant {
     }
 
     cudaLaunchAttribute attrs[2];
-    cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), attrs, pdl());
+    cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), attrs, true);
     cfg.stream = s;
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");

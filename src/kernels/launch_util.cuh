@@ -4,9 +4,11 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "pipegemm/detail/cuda_status.hpp"
+#include "pipegemm/device.hpp"
 #include "pipegemm/registry.hpp"
 
 namespace pipegemm::detail {
@@ -20,6 +22,24 @@ Status prepare_smem(KernelPtr kernel, int smem_bytes) {
 }
 
 inline Status after_launch(const char* name) { return cuda_status(cudaGetLastError(), name); }
+
+// Programmatic dependent launch (sm_90+; the kernels that call arch::griddep_wait before any
+// global access: k5, skinny): a launch may start while the stream's previous kernel drains, its
+// setup under that kernel's tail, and waits for it before touching memory. On by default where
+// the device has it; $PIPEGEMM_PDL=0 turns it off (read at every launch: a test turns it on and
+// off). Measured on the H200: docs/hopper.md, "Programmatic dependent launch".
+inline bool pdl_enabled() {
+  const char* e = std::getenv("PIPEGEMM_PDL");
+  if (e && std::atoi(e) == 0) return false;
+  return device_info().sm >= 90;
+}
+// Adds the attribute to cfg (attrs: cfg.attrs, room for one more) when pdl_enabled().
+inline void add_pdl_attribute(cudaLaunchConfig_t& cfg) {
+  if (!pdl_enabled()) return;
+  cudaLaunchAttribute& a = cfg.attrs[cfg.numAttrs++] = cudaLaunchAttribute{};
+  a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  a.val.programmaticStreamSerializationAllowed = 1;
+}
 
 template <class KernelPtr>
 Status occupancy_of(KernelPtr kernel, int threads, int smem_bytes, int* blocks, int* regs) {

@@ -94,8 +94,16 @@ struct SkinnyVariant {
         ab.epi.c = static_cast<const char*>(ab.epi.c) + off;
       }
       const dim3 grid(unsigned(row_tiles), unsigned(sp.splits), unsigned(ab.batch));
-      kernels::skinny::skinny_kernel<C><<<grid, C::kNumThreads, 0, s>>>(ab);
-      Status st = after_launch("skinny_kernel");
+      cudaLaunchAttribute attrs[1];
+      cudaLaunchConfig_t cfg{};
+      cfg.gridDim = grid;
+      cfg.blockDim = dim3(C::kNumThreads);
+      cfg.stream = s;
+      cfg.attrs = attrs;
+      add_pdl_attribute(cfg);
+      Status st = cuda_status(cudaLaunchKernelEx(&cfg, &kernels::skinny::skinny_kernel<C>, ab),
+                              "cudaLaunchKernelEx(skinny_kernel)");
+      if (st.ok()) st = after_launch("skinny_kernel");
       if (!st.ok()) return st;
     }
     return Status::success();

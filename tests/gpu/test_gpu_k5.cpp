@@ -180,59 +180,67 @@ TEST(K5StreamK, PartialWavesVerifyAndRepeatBitForBit) {
   }
 }
 
-// Programmatic dependent launch ($PIPEGEMM_K5_PDL=1, arch/griddep.cuh): a chain of GEMMs on one
-// stream where each reads the one before's D -- D1 = A W1^T (long K, so the second kernel's CTAs
-// start on the SMs the first's last wave leaves), D2 = D1 W2^T -- gives bit for bit the D2 of the
-// same chain launched without it, for k5 and its stream-K form; D1 and D2 poisoned before.
+// Programmatic dependent launch (on by default on sm_90, $PIPEGEMM_PDL=0 turns it off;
+// arch/griddep.cuh): a chain of GEMMs on one stream, each reading the D the one before wrote --
+// D1 = A W1^T (long K, so the next kernel's CTAs start while the first's last wave runs), then
+// D2 = D1 W2^T, D3 = D2 W2^T, D4 = D3 W2^T -- every D poisoned (NaN) before the chain. A kernel
+// that read its A before the previous one finished would read NaN: D4 must be finite everywhere
+// and bit for bit the D4 of the same chain launched without PDL. k5, its stream-K form, and
+// skinny (M = 8: the decode chain).
 TEST(K5Pdl, ADependentChainGivesTheSameBitsAsWithout) {
   REQUIRE_SM90();
-  const int64_t m = 2048, k1 = 8192, n1 = 1024, n2 = 512;
+  const int64_t k1 = 8192, n = 1024;
   auto device = [](size_t bytes) {
     void* p = nullptr;
     EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess);
     return std::unique_ptr<void, decltype(&cudaFree)>(p, &cudaFree);
   };
-  auto a = device(m * k1 * 2), w1 = device(n1 * k1 * 2), w2 = device(n2 * n1 * 2), d1 = device(m * n1 * 2),
-       d2 = device(m * n2 * 2);
-  std::vector<uint16_t> h(size_t(m * k1));
+  const int64_t max_m = 2048;
+  auto a = device(max_m * k1 * 2), w1 = device(n * k1 * 2), w2 = device(n * n * 2);
+  std::vector<std::unique_ptr<void, decltype(&cudaFree)>> d;
+  for (int i = 0; i < 4; ++i) d.push_back(device(max_m * n * 2));
+  std::vector<uint16_t> h(size_t(max_m * k1));
   uint32_t x = 12345;
-  auto fill = [&](void* dst, int64_t count) {  // fp16 in [-1, 1)
+  auto fill = [&](void* dst, int64_t count, float scale) {  // fp16 in [-scale, scale)
     for (int64_t i = 0; i < count; ++i) {
       x = x * 1664525u + 1013904223u;
-      const float f = float(x >> 8) / float(1u << 24) * 2.f - 1.f;
+      const float f = (float(x >> 8) / float(1u << 24) * 2.f - 1.f) * scale;
       h[size_t(i)] = __half_as_ushort(__float2half(f));
     }
     ASSERT_EQ(cudaMemcpy(dst, h.data(), size_t(count) * 2, cudaMemcpyHostToDevice), cudaSuccess);
   };
-  fill(a.get(), m * k1);
-  fill(w1.get(), n1 * k1);
-  fill(w2.get(), n2 * n1);
+  fill(a.get(), max_m * k1, 1.f);
+  fill(w1.get(), n * k1, 1.f);
+  fill(w2.get(), n * n, 1.f / 32);  // each later link keeps the values' size (no fp16 overflow)
   auto gemm_problem = [](int64_t mm, int64_t nn, int64_t kk) { return problem(mm, nn, kk, DType::f16, DType::f16); };
-  for (const char* name : {"k5_f16_128x256x64_s4", "k5_f16_128x256x64_s4_streamk"}) {
+  struct Case { const char* name; int64_t m; };
+  for (const Case c : {Case{"k5_f16_128x256x64_s4", 2048}, Case{"k5_f16_128x256x64_s4_streamk", 2048},
+                       Case{"skinny_f16_8x32x256_w4", 8}}) {
     std::vector<uint16_t> want, got;
     for (int pdl : {0, 1}) {
-      setenv("PIPEGEMM_K5_PDL", pdl ? "1" : "0", 1);
-      ASSERT_EQ(cudaMemset(d1.get(), 0xff, size_t(m * n1 * 2)), cudaSuccess);  // NaN
-      ASSERT_EQ(cudaMemset(d2.get(), 0xff, size_t(m * n2 * 2)), cudaSuccess);
+      setenv("PIPEGEMM_PDL", pdl ? "1" : "0", 1);
+      for (auto& di : d) ASSERT_EQ(cudaMemset(di.get(), 0xff, size_t(max_m * n * 2)), cudaSuccess);  // NaN
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       Options o;
-      o.variant = name;
-      for (int rep = 0; rep < 3; ++rep) {  // back to back: each launch depends on the one before
-        Status st = gemm(gemm_problem(m, n1, k1), a.get(), w1.get(), d1.get(), o);
-        ASSERT_TRUE(st.ok()) << st.message;
-        st = gemm(gemm_problem(m, n2, n1), d1.get(), w2.get(), d2.get(), o);
+      o.variant = c.name;
+      Status st = gemm(gemm_problem(c.m, n, k1), a.get(), w1.get(), d[0].get(), o);
+      ASSERT_TRUE(st.ok()) << st.message;
+      for (int i = 1; i < 4 && st.ok(); ++i) {
+        st = gemm(gemm_problem(c.m, n, n), d[size_t(i - 1)].get(), w2.get(), d[size_t(i)].get(), o);
         ASSERT_TRUE(st.ok()) << st.message;
       }
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       std::vector<uint16_t>& out = pdl ? got : want;
-      out.resize(size_t(m * n2));
-      ASSERT_EQ(cudaMemcpy(out.data(), d2.get(), out.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
+      out.resize(size_t(c.m * n));
+      ASSERT_EQ(cudaMemcpy(out.data(), d[3].get(), out.size() * 2, cudaMemcpyDeviceToHost), cudaSuccess);
     }
-    unsetenv("PIPEGEMM_K5_PDL");
-    size_t nan = 0;
-    for (uint16_t v : want) nan += (v & 0x7c00) == 0x7c00;
-    EXPECT_EQ(nan, 0u) << name << ": D2 without PDL is not finite everywhere";
-    EXPECT_TRUE(want == got) << name << ": D2 with PDL differs from D2 without";
+    unsetenv("PIPEGEMM_PDL");
+    for (const std::vector<uint16_t>* v : {&want, &got}) {
+      size_t nan = 0;
+      for (uint16_t e : *v) nan += (e & 0x7c00) == 0x7c00;
+      EXPECT_EQ(nan, 0u) << c.name << ": D4 " << (v == &want ? "without" : "with") << " PDL is not finite everywhere";
+    }
+    EXPECT_TRUE(want == got) << c.name << ": D4 with PDL differs from D4 without";
   }
 }
 

@@ -72,6 +72,9 @@ void add_bench(CLI::App& app, int* rc) {
   cmd->add_option("--max-ms-per-variant", o->run.max_ms_per_variant,
                   "fewer timed launches (>= 5 per round) for a variant whose block would take longer (0: off)")
       ->capture_default_str();
+  cmd->add_flag("--same-bytes-copy", o->run.same_bytes_copy,
+                "also time a device copy that moves each shape's bytes (half read, half written) the same way: "
+                "the roofline of that size, launch and ramp included");
   cmd->add_flag("--json", *json, "machine-readable output");
   cmd->add_option("--output", *output, "also write the report to FILE.csv, FILE.json or FILE.md (repeat for several)");
   cmd->add_flag("--ladder", o->ladder,

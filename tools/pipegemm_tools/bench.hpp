@@ -95,6 +95,8 @@ struct BenchOptions {
   int idle_ms = 0;
   double l2_factor = 2.0;  // rotate input/output sets over at least this many L2 sizes
   bool measure_copy = true;
+  // Also time a device copy of the problem's bytes (BenchReport::same_bytes_copy_ms).
+  bool same_bytes_copy = false;
   // > 0: fewer timed launches (never under 5 per round) for a variant whose warm-up says its
   // block would take longer than this -- a k0 on 16384^3 -- so a sweep over every candidate ends.
   double max_ms_per_variant = 0;
@@ -127,6 +129,7 @@ struct BenchReport {
   int buffer_sets = 0;
   double set_bytes = 0;
   double copy_gbps = 0;      // device-to-device copy, bytes read + written
+  double same_bytes_copy_ms = 0;  // a copy moving set_bytes (read + written), timed like a variant; 0: not run
   std::vector<BenchResult> results;
 };
 // A result's GB/s as % of the copy measured in its run; 0 where it failed or no copy was measured.

@@ -70,6 +70,73 @@ Problem with_acc(Problem p, const Variant& v) {
 // (about a thousand), past which the host would block on a stream that waits for the host.
 constexpr int kMaxHeldLaunches = 256;
 
+// A device-to-device copy that moves the problem's bytes (half read, half written, in `sets`
+// rotated pairs), timed like the variants: the roofline of this size, launch and ramp included,
+// beside the 1 GiB copy's asymptote. 0 when it could not run.
+double same_bytes_copy_ms(double set_bytes, int sets, const BenchOptions& opt) {
+  const size_t half = std::max<size_t>(256, size_t(set_bytes / 2) / 256 * 256);
+  std::vector<void*> src(size_t(sets), nullptr), dst(size_t(sets), nullptr);
+  auto free_all = [&] {
+    for (int i = 0; i < sets; ++i) { cudaFree(src[size_t(i)]); cudaFree(dst[size_t(i)]); }
+    cudaGetLastError();
+  };
+  for (int i = 0; i < sets; ++i)
+    if (cudaMalloc(&src[size_t(i)], half) != cudaSuccess || cudaMalloc(&dst[size_t(i)], half) != cudaSuccess ||
+        cudaMemset(src[size_t(i)], 1, half) != cudaSuccess) {
+      free_all();
+      return 0;
+    }
+  int next = 0;
+  auto copy = [&] {
+    const size_t i = size_t(next++ % sets);
+    cudaMemcpyAsync(dst[i], src[i], half, cudaMemcpyDeviceToDevice);
+  };
+  const int reps = std::max(1, opt.reps);
+  for (int w = 0; w < std::max(2, opt.warmup); ++w) copy();
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  cudaEventRecord(e0);
+  copy();
+  cudaEventRecord(e1);
+  cudaEventSynchronize(e1);
+  float one = 0;
+  cudaEventElapsedTime(&one, e0, e1);
+  const int group = std::clamp(int(std::ceil(opt.sample_us * 1e-3 / std::max(double(one), 1e-6))), 1,
+                               std::max(1, kMaxHeldLaunches / reps));
+  std::vector<cudaEvent_t> ev(size_t(2 * reps));
+  for (auto& e : ev) cudaEventCreate(&e);
+  if (opt.idle_ms > 0) {
+    cudaDeviceSynchronize();
+    std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
+  }
+  {
+    detail::StreamHold hold;
+    hold.hold(nullptr);
+    for (int r = 0; r < reps; ++r) {
+      cudaEventRecord(ev[size_t(2 * r)]);
+      for (int g = 0; g < group; ++g) copy();
+      cudaEventRecord(ev[size_t(2 * r + 1)]);
+    }
+    hold.release();
+  }
+  std::vector<float> t;
+  if (cudaDeviceSynchronize() == cudaSuccess)
+    for (int r = 0; r < reps; ++r) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
+      t.push_back(ms / float(group));
+    }
+  for (auto& e : ev) cudaEventDestroy(e);
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  free_all();
+  if (t.empty()) return 0;
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+
 }  // namespace
 
 std::vector<const Variant*> peers_for(const Variant& v) {
@@ -245,6 +312,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   }
   out->results = std::move(res);
   if (opt.measure_copy) out->copy_gbps = copy_bandwidth_gbps();
+  if (opt.same_bytes_copy) out->same_bytes_copy_ms = same_bytes_copy_ms(set_bytes, sets, opt);
   return Status::success();
 }
 

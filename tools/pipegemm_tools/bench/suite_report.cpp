@@ -70,6 +70,22 @@ report::Document sweep_document(const BenchRuns& r) {
       t.add(std::move(cells));
     }
   }
+  // The copy of each shape's bytes, when timed (--same-bytes-copy): the memory roofline at that size.
+  bool any_copy = false;
+  for (const BenchReport& b : r.runs) any_copy |= b.same_bytes_copy_ms > 0;
+  if (any_copy) {
+    report::Table& c = d.section().table(
+        "same_bytes_copy", "a device copy of each shape's bytes (half read, half written), timed like the kernels:",
+        {{"shape", "shape"}, {"mbytes", "MB"}, {"ms_median", "ms(med)"}, {"gbps", "GB/s"}, {"pct_of_copy", "%copyBW"}});
+    for (const BenchReport& b : r.runs) {
+      if (b.same_bytes_copy_ms <= 0) continue;
+      const double gbps = b.set_bytes / (b.same_bytes_copy_ms * 1e-3) / 1e9;
+      const double pct = b.copy_gbps > 0 ? 100.0 * gbps / b.copy_gbps : 0.0;
+      c.add({b.problem.shape_string(), Cell(b.set_bytes / 1e6, fixed(b.set_bytes / 1e6, 1)),
+             Cell(b.same_bytes_copy_ms, fixed(b.same_bytes_copy_ms, 4)), Cell(gbps, fixed(gbps, 0)),
+             Cell(pct, b.copy_gbps > 0 ? fixed(pct, 1) : "-")});
+    }
+  }
   report::Table& s = d.section().table(
       "summary", "per kernel, against the faster cuBLAS peer of its types (ratio = %cuBLAS / 100):",
       {{"variant", "kernel"}, {"shapes", "shapes"}, {"geomean", "geomean"}, {"worst", "worst"},

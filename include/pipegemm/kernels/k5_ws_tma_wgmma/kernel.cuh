@@ -678,7 +678,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     arch::cluster_sync();
   else
     __syncthreads();
-  // Programmatic dependent launch (a no-op unless launched with it, K5Variant::pdl()): the setup
+  // Programmatic dependent launch (a no-op unless launched with it: detail::pdl_enabled()): the setup
   // above overlaps the previous kernel's tail; no global memory is touched before the wait. The
   // next kernel may launch at once: it takes SMs as this grid's CTAs leave them, and waits too.
   arch::griddep_wait();

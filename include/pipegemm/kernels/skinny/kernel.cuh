@@ -32,6 +32,7 @@
 #include <cute/arch/mma_sm80.hpp>
 #include <type_traits>
 
+#include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/mechanism.hpp"
@@ -207,6 +208,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
           }
         }
   };
+
+  // Programmatic dependent launch (a no-op unless launched with it): nothing above touched global
+  // memory; the next grid may launch once every CTA of this one has started.
+  arch::griddep_wait();
+  arch::griddep_launch_dependents();
 
   // ===== PROLOGUE ============================================================================
   // The warp's first k_tile in flight.
