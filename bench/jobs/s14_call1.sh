@@ -1,4 +1,4 @@
-# Session 14, call 1: pdl_streamk_check.sh without its fuzz (call 2 runs it alone: build + fuzz do not fit 600 s).
+# Session 14, call 1: the checks planned after session 13 (the GPU tests it wrote, PDL on the memory suite, stream-K diagnose); its f16 fuzz is call 2 (build + fuzz do not fit 600 s).
 # After session 13 (run it first in the next session): the GPU tests written in session 13 and not yet
 # cuBLAS's own; both peers now refuse it), then programmatic dependent launch on / off
 # ($PIPEGEMM_K5_PDL) on the memory-bound suite, burst and back to back, k5 and auto beside the best cuBLAS.

@@ -70,6 +70,17 @@ Problem with_acc(Problem p, const Variant& v) {
 // (about a thousand), past which the host would block on a stream that waits for the host.
 constexpr int kMaxHeldLaunches = 256;
 
+// Launches per timed sample: enough to last sample_us (events resolve ~0.5 us), the block of
+// `reps` samples under kMaxHeldLaunches.
+int launches_per_sample(double ms_per_launch, const BenchOptions& opt, int reps) {
+  const int fit = int(std::ceil(opt.sample_us * 1e-3 / std::max(ms_per_launch, 1e-6)));
+  return std::clamp(fit, 1, std::max(1, kMaxHeldLaunches / reps));
+}
+double median_of(std::vector<float> t) {
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
 // A device-to-device copy that moves the problem's bytes (half read, half written, in `sets`
 // rotated pairs), timed like the variants: the roofline of this size, launch and ramp included,
 // beside the 1 GiB copy's asymptote. 0 when it could not run.
@@ -102,8 +113,7 @@ double same_bytes_copy_ms(double set_bytes, int sets, const BenchOptions& opt) {
   cudaEventSynchronize(e1);
   float one = 0;
   cudaEventElapsedTime(&one, e0, e1);
-  const int group = std::clamp(int(std::ceil(opt.sample_us * 1e-3 / std::max(double(one), 1e-6))), 1,
-                               std::max(1, kMaxHeldLaunches / reps));
+  const int group = launches_per_sample(one, opt, reps);
   std::vector<cudaEvent_t> ev(size_t(2 * reps));
   for (auto& e : ev) cudaEventCreate(&e);
   if (opt.idle_ms > 0) {
@@ -131,11 +141,8 @@ double same_bytes_copy_ms(double set_bytes, int sets, const BenchOptions& opt) {
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
   free_all();
-  if (t.empty()) return 0;
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return t.empty() ? 0 : median_of(std::move(t));
 }
-
 
 }  // namespace
 
@@ -250,8 +257,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         }
         // A launch shorter than sample_us is timed in a group: events resolve ~0.5 us, so one
         // 3 us launch alone would be measured to +-15%. The group stays under kMaxHeldLaunches.
-        const int fit_group = int(std::ceil(opt.sample_us * 1e-3 / std::max(ms_per_launch, 1e-6)));
-        res[i].launches_per_sample = std::clamp(fit_group, 1, std::max(1, kMaxHeldLaunches / reps_of[i]));
+        res[i].launches_per_sample = launches_per_sample(ms_per_launch, opt, reps_of[i]);
       }
       const int group = res[i].launches_per_sample;
       detail::StreamHold hold;  // the block runs back to back, without the host's gaps
@@ -281,11 +287,10 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     BenchResult& r = res[i];
     auto& t = samples[i];
     if (!r.status.ok() || t.empty()) continue;
-    std::sort(t.begin(), t.end());
     r.samples = int(t.size());
-    r.ms_median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-    r.ms_min = t.front();
-    r.ms_max = t.back();
+    r.ms_median = median_of(t);
+    r.ms_min = *std::min_element(t.begin(), t.end());
+    r.ms_max = *std::max_element(t.begin(), t.end());
     double sum = 0, sq = 0;
     for (float x : t) sum += x;
     const double mean = sum / double(t.size());
