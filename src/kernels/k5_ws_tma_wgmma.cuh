@@ -50,6 +50,7 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
 // $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
+// $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
@@ -133,6 +134,10 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_SK_UNITS");
     return n;
   }
+  static int sk_fan_in_override() {  // stream-K, fewer units than workers: workers per unit
+    static const int n = env_int("PIPEGEMM_K5_SK_FANIN");
+    return n;
+  }
 
   template <class C>
   static Status launch_with(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
@@ -177,7 +182,8 @@ struct K5Variant {
     kernels::k5::K5StreamK<C::kStreamK> sk{};
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
-      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident, sk_units_override());
+      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident, sk_units_override(),
+                                        sk_fan_in_override());
       clusters = sk.plan.workers;
       if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
         const int slots = clusters * cluster * C::kConsumers;

@@ -85,15 +85,17 @@ struct StreamKPlan {
 // Fewer units than workers (small problems): every unit is shared, with at most kMaxFanIn
 // workers and at least kMinIters k_tiles per worker. k_tiles < kMinIters: data-parallel.
 inline constexpr int kStreamKMaxFanIn = 4, kStreamKMinIters = 4;
-// sk_override > 0 (tuning, $PIPEGEMM_K5_SK_UNITS): share that many of the last units instead.
+// sk_override > 0 (tuning, $PIPEGEMM_K5_SK_UNITS): share that many of the last units instead;
+// max_fan_in > 0 ($PIPEGEMM_K5_SK_FANIN): at most that many workers a unit when units < workers.
 // Either way only an sk_units whose ranges the device computes in int is taken.
-inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers, int sk_override = 0) {
+inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers, int sk_override = 0,
+                                 int max_fan_in = kStreamKMaxFanIn) {
   StreamKPlan p;
   p.units = units;
   p.k_tiles = k_tiles;
   int w = max_workers < 1 ? 1 : max_workers;
   if (units < w) {
-    long long cap = (long long)units * kStreamKMaxFanIn;
+    long long cap = (long long)units * (max_fan_in > 0 ? max_fan_in : kStreamKMaxFanIn);
     const long long by_iters = (long long)units * k_tiles / kStreamKMinIters;
     if (by_iters < cap) cap = by_iters;
     if (cap < units) cap = units;

@@ -81,6 +81,48 @@ double median_of(std::vector<float> t) {
   return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
 }
 
+// --idle-ms: the device idles before each block, so every block starts from the same power state.
+cudaError_t idle_before_block(const BenchOptions& opt) {
+  if (opt.idle_ms <= 0) return cudaSuccess;
+  const cudaError_t e = cudaDeviceSynchronize();
+  std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
+  return e;
+}
+
+// One timed block: `reps` samples of `group` launches each, queued behind one stream hold so the
+// block runs back to back, without the host's gaps. launch() makes one launch and returns false
+// to stop (the caller keeps why: then no samples). Each sample is its group's time / group.
+struct TimedBlock {
+  std::vector<float> ms;
+  bool held_out = false;            // the hold gave out before the block was queued
+  cudaError_t sync = cudaSuccess;   // the block's synchronization
+};
+template <class Launch>
+TimedBlock time_block(Launch&& launch, int reps, int group) {
+  TimedBlock b;
+  std::vector<cudaEvent_t> ev(size_t(2 * reps));
+  for (auto& e : ev) cudaEventCreate(&e);
+  bool ok = true;
+  {
+    detail::StreamHold hold;
+    const bool held = hold.hold(nullptr).ok();
+    for (int r = 0; r < reps && ok; ++r) {
+      cudaEventRecord(ev[size_t(2 * r)]);
+      for (int g = 0; g < group && ok; ++g) ok = launch();
+      cudaEventRecord(ev[size_t(2 * r + 1)]);
+    }
+    if (held && !hold.release()) b.held_out = true;
+  }
+  if (ok && (b.sync = cudaDeviceSynchronize()) == cudaSuccess)
+    for (int r = 0; r < reps; ++r) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
+      b.ms.push_back(ms / float(group));
+    }
+  for (auto& e : ev) cudaEventDestroy(e);
+  return b;
+}
+
 // A device-to-device copy that moves the problem's bytes (half read, half written, in `sets`
 // rotated pairs), timed like the variants: the roofline of this size, launch and ramp included,
 // beside the 1 GiB copy's asymptote. 0 when it could not run.
@@ -114,30 +156,8 @@ double same_bytes_copy_ms(double set_bytes, int sets, const BenchOptions& opt) {
   float one = 0;
   cudaEventElapsedTime(&one, e0, e1);
   const int group = launches_per_sample(one, opt, reps);
-  std::vector<cudaEvent_t> ev(size_t(2 * reps));
-  for (auto& e : ev) cudaEventCreate(&e);
-  if (opt.idle_ms > 0) {
-    cudaDeviceSynchronize();
-    std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
-  }
-  {
-    detail::StreamHold hold;
-    hold.hold(nullptr);
-    for (int r = 0; r < reps; ++r) {
-      cudaEventRecord(ev[size_t(2 * r)]);
-      for (int g = 0; g < group; ++g) copy();
-      cudaEventRecord(ev[size_t(2 * r + 1)]);
-    }
-    hold.release();
-  }
-  std::vector<float> t;
-  if (cudaDeviceSynchronize() == cudaSuccess)
-    for (int r = 0; r < reps; ++r) {
-      float ms = 0;
-      cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
-      t.push_back(ms / float(group));
-    }
-  for (auto& e : ev) cudaEventDestroy(e);
+  idle_before_block(opt);
+  std::vector<float> t = time_block([&] { copy(); return true; }, reps, group).ms;
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
   free_all();
@@ -212,8 +232,6 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   const int rounds = std::max(1, opt.rounds);
   const int per_round = std::max(1, opt.reps / rounds);
   std::vector<int> reps_of(vs.size(), per_round);
-  std::vector<cudaEvent_t> ev(size_t(2 * per_round));
-  for (auto& e : ev) cudaEventCreate(&e);
   int set_idx = 0;
   // One untimed launch of each first (cuBLASLt times its heuristic's candidates on first use, with
   // synchronizations that must not fall inside a held block), then a preheat: >= 20 ms of
@@ -238,10 +256,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
       const size_t i = (j + size_t(round)) % vs.size();  // each round starts one variant later
       if (!res[i].status.ok()) continue;
       const Variant& v = *vs[i];
-      if (opt.idle_ms > 0) {
-        res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
-        std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
-      }
+      if (opt.idle_ms > 0) res[i].status = detail::cuda_status(idle_before_block(opt), v.name.c_str());
       const int warm = round == 0 ? opt.warmup : 2;
       const auto t0 = std::chrono::steady_clock::now();
       for (int w = 0; w < warm && res[i].status.ok(); ++w) {
@@ -259,28 +274,19 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         // 3 us launch alone would be measured to +-15%. The group stays under kMaxHeldLaunches.
         res[i].launches_per_sample = launches_per_sample(ms_per_launch, opt, reps_of[i]);
       }
-      const int group = res[i].launches_per_sample;
-      detail::StreamHold hold;  // the block runs back to back, without the host's gaps
-      const bool held = hold.hold(nullptr).ok();
-      for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
-        cudaEventRecord(ev[size_t(2 * r)]);
-        for (int g = 0; g < group && res[i].status.ok(); ++g) {
-          BufferSet& b = bufs[size_t(set_idx++ % sets)];
-          res[i].status = calls[i].launch(b.ops(p, in_place), nullptr);
-        }
-        cudaEventRecord(ev[size_t(2 * r + 1)]);
-      }
-      if (held && !hold.release()) res[i].held_out = true;
       if (!res[i].status.ok()) continue;
-      res[i].status = detail::cuda_status(cudaDeviceSynchronize(), v.name.c_str());
-      for (int r = 0; r < reps_of[i] && res[i].status.ok(); ++r) {
-        float ms = 0;
-        cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
-        samples[i].push_back(ms / float(group));
-      }
+      const TimedBlock blk = time_block(
+          [&] {
+            BufferSet& b = bufs[size_t(set_idx++ % sets)];
+            return (res[i].status = calls[i].launch(b.ops(p, in_place), nullptr)).ok();
+          },
+          reps_of[i], res[i].launches_per_sample);
+      if (blk.held_out) res[i].held_out = true;
+      if (!res[i].status.ok()) continue;
+      res[i].status = detail::cuda_status(blk.sync, v.name.c_str());
+      samples[i].insert(samples[i].end(), blk.ms.begin(), blk.ms.end());
     }
   }
-  for (auto& e : ev) cudaEventDestroy(e);
   free_all();
 
   for (size_t i = 0; i < vs.size(); ++i) {
