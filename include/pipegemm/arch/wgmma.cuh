@@ -1,7 +1,7 @@
 // wgmma (sm_90a): warpgroup-wide asynchronous MMA. A and B are read from shared memory
 // through 64-bit matrix descriptors, D accumulates in registers. The issue/commit/wait protocol:
 //   wgmma_fence()        before the first wgmma that touches registers written otherwise
-//   WgmmaM64N256*::mma   any number of MMAs (asynchronous)
+//   WgmmaM64N256* / WgmmaM64N128*::mma   any number of MMAs (asynchronous)
 //   wgmma_commit_group() close them into one group
 //   wgmma_wait_group<N>  until at most N groups are in flight (their smem may then be reused)
 // Accumulator fragment of m64nNk16, fp32 (lane l of warp w in the warpgroup), for n8 block j:
@@ -13,6 +13,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "pipegemm/arch/mbarrier.cuh"
 
@@ -146,13 +147,61 @@ struct WgmmaM64N256S32S8 {
 
 #undef PIPEGEMM_WGMMA_M64N256_BODY
 
-// The wgmma of an operand type: fp32 accumulators for 16-bit inputs, s32 for s8.
+// The m64n128 form (BN = 128 tiles: half the accumulators, 64 registers per thread): the same
+// operands, %64 and %65 the descriptors, %66 `accumulate`, %67 and %68 imm-trans-a/b.
+#define PIPEGEMM_WGMMA_M64N128_BODY(INSTR, C, TAIL) \
+    asm volatile(                                                                                                       \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                      \
+      INSTR " {"                                                                                                        \
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                        \
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                              \
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                              \
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                \
+      "}, %64, %65, " TAIL ";\n}\n"                                                                                     \
+      :                                                                                                                 \
+        C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]),                                       \
+        C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]),                                 \
+        C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]),                               \
+        C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]),                               \
+        C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]),                               \
+        C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]),                               \
+        C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]),                               \
+        C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63])                                \
+      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+
+// D (64x128, fp32) (+)= A (64x16 smem) * B (128x16 smem)^T: WgmmaM64N256F32's contract at N = 128.
 template <class T>
-struct WgmmaM64N256 {
-  using type = WgmmaM64N256F32<T>;
+struct WgmmaM64N128F32;
+
+template <>
+struct WgmmaM64N128F32<__half> {
+  static constexpr int kK = 16;
+  template <int TRANS_A = 0, int TRANS_B = 0>
+  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+    PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "+f", "p, 1, 1, %67, %68")
+  }
+};
+
+template <>
+struct WgmmaM64N128F32<__nv_bfloat16> {
+  static constexpr int kK = 16;
+  template <int TRANS_A = 0, int TRANS_B = 0>
+  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+    PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", "+f", "p, 1, 1, %67, %68")
+  }
+};
+
+#undef PIPEGEMM_WGMMA_M64N128_BODY
+
+// The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256 or
+// 128), s32 for s8 (N = 256).
+template <class T, int N = 256>
+struct WgmmaM64 {
+  static_assert(N == 256 || N == 128, "m64n256 or m64n128");
+  using type = std::conditional_t<N == 256, WgmmaM64N256F32<T>, WgmmaM64N128F32<T>>;
 };
 template <>
-struct WgmmaM64N256<int8_t> {
+struct WgmmaM64<int8_t, 256> {
   using type = WgmmaM64N256S32S8;
 };
 

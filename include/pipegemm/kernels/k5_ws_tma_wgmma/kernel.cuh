@@ -103,7 +103,7 @@ struct K5Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
 
   static constexpr bool kInt8 = std::is_same_v<TIn, int8_t>;
-  using Wgmma = typename arch::WgmmaM64N256<TIn>::type;
+  using Wgmma = typename arch::WgmmaM64<TIn, BN_>::type;
   using TAcc = std::conditional_t<kInt8, int32_t, float>;  // accumulator registers
   static constexpr int kWgmmaM = 64, kWgmmaN = BN, kWgmmaK = Wgmma::kK;
   static constexpr bool kPingpong = PINGPONG_;
@@ -165,7 +165,7 @@ struct K5Config {
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
   static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
                 "stream-K: the cooperative ring form (a segment's sums stay in its consumers' registers)");
-  static_assert(BN == 256, "one wgmma m64n256k16 covers the CTA tile's N");
+  static_assert(BN == 256 || (BN == 128 && !kInt8), "one wgmma m64n256k16 (16-bit: or m64n128k16) covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
   static_assert(!GENERAL_ || (kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0),
