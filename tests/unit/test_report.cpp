@@ -188,8 +188,13 @@ TEST(TileRules, TheK5FamilyAddsItsOwnShape) {
   plan::KernelDesc k = tile(128, 256, 64, 4, DType::f16, 384, PipelineKind::mbarrier_ring, MmaKind::wgmma);
   k.family = "k5_ws_tma_wgmma";
   EXPECT_EQ(refusal(k), "(accepted)");
-  k.bn = 128;
-  EXPECT_NE(refusal(k).find("BN must be 256"), std::string::npos) << refusal(k);
+  k.bn = 128;  // m64n128: 16-bit inputs only
+  EXPECT_EQ(refusal(k), "(accepted)");
+  k.bn = 192;
+  EXPECT_NE(refusal(k).find("BN must be 256 or 128"), std::string::npos) << refusal(k);
+  plan::KernelDesc s8 = tile(128, 128, 128, 4, DType::i8, 384, PipelineKind::mbarrier_ring, MmaKind::wgmma);
+  s8.family = k.family;
+  EXPECT_NE(refusal(s8).find("BN must be 256, not 128"), std::string::npos) << refusal(s8);
   k.bn = 256, k.bk = 32;
   EXPECT_NE(refusal(k).find("128-byte swizzle span: BK must be 64"), std::string::npos) << refusal(k);
   k.bk = 64, k.threads = 256;

@@ -39,7 +39,7 @@ Status vector_copy_rules(const KernelDesc& k) {
 }
 
 // kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
-// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups, one m64n256k16 per k_block).
+// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups, one m64n256 or m64n128 per k_block).
 Status tma_rules(const KernelDesc& k) {
   const int eb = dtype_bytes(k.in);
   if (k.bn / 2 > 256 || k.bm > 256)
@@ -52,7 +52,9 @@ Status tma_rules(const KernelDesc& k) {
   if (k.bm != tile_rows)
     return bad(f + (k.pingpong ? "one consumer warpgroup per 64-row tile (ping-pong)" : "two consumer warpgroups of 64 rows each") +
                ": BM must be " + str(tile_rows) + ", not " + str(k.bm));
-  if (k.bn != 256) return bad(f + "one wgmma m64n256k16 covers the CTA tile's N: BN must be 256, not " + str(k.bn));
+  if (k.bn != 256 && !(k.bn == 128 && k.in != DType::i8))
+    return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128) covers the CTA tile's N: BN must be 256" +
+               (k.in == DType::i8 ? "" : " or 128") + ", not " + str(k.bn));
   if (k.bk * eb != 128)
     return bad(f + "a K-major row of a slot is exactly one 128-byte swizzle span: BK must be " + str(128 / eb) +
                " for " + to_string(k.in) + ", not " + str(k.bk));
