@@ -112,6 +112,16 @@ TEST(DiagnoseRules, EachVerdictFromTheCountersThatMakeItHold) {
   EXPECT_NE(d.why.find("% of each loaded sector is used"), std::string::npos) << d.why;
   EXPECT_NE(d.why.find("32.0 L1 sectors per global load request"), std::string::npos) << d.why;
 
+  // A TMA kernel whose only LDGs are 4-byte flag polls (stream-K; 12.5% of each sector used): LDG
+  // asks for 0.01% of the GEMM's bytes, so its sector use decides nothing -- the tensor pipe does.
+  c = base();
+  c.values["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"] = 12.5;
+  c.values["smsp__sass_data_bytes_mem_global_op_ld.sum"] = 1e4;
+  c.values["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"] = 90;
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::compute_bound);
+  c.values["smsp__sass_data_bytes_mem_global_op_ld.sum"] = 5e7;  // half the GEMM's bytes through LDG
+  EXPECT_EQ(diagnose::classify(c, p).verdict, diagnose::Verdict::uncoalesced);
+
   c = base();
   c.values["sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"] = 20;
   c.values["sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"] = 85;  // wgmma's pipe

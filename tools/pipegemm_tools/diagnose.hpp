@@ -93,7 +93,8 @@ struct Diagnosis {
 // The rules, in order (the first that holds is the verdict; docs/diagnose.md says why):
 //   latency_bound       grid < half the SMs, or the launch < 5 us
 //   uncoalesced         LDG (or LDGSTS) bytes used per sector in (0, 50%) -- 0 means no such
-//                       load was measured -- or more than 16 L1 sectors per global load request
+//                       load was measured; LDG's counts only where LDG asks for >= 5% of the
+//                       GEMM's bytes -- or more than 16 L1 sectors per global load request
 //                       (LDG and LDGSTS): no coalesced warp access of any vector width needs more
 //   compute_bound       tensor pipe >= 60% busy
 //   memory_bound        DRAM throughput >= 60% of peak

@@ -83,6 +83,9 @@ const std::vector<std::string>& metric_names() {
         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
         "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+        // The bytes LDG itself asked for: its coalescing matters only if it carries the operands
+        // (stream-K's flag polls are 4-byte LDGs beside a TMA mainloop).
+        "smsp__sass_data_bytes_mem_global_op_ld.sum",
         // cp.async (LDGSTS) on its own, around L1 (.cg, the ladder's) or through it (.ca): the
         // LDG-only one above reads 0 for these kernels (H200: k4's .cg reads 100%). The L1
         // sectors and requests of op_ld count LDGSTS too (H200: requests = LDGSTS executed).

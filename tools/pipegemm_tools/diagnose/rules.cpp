@@ -58,7 +58,13 @@ Diagnosis classify(const Counters& c, const Prediction& p) {
   const double dram = c.get("dram__throughput.avg.pct_of_peak_sustained_elapsed");
   // The LDG-only bytes per sector reads 0 where no LDG ran (cp.async, TMA): not measured, not 0% used.
   const double eff_raw = c.get("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
-  const double eff = positive_or_nan(eff_raw);
+  // LDG's own bytes against the GEMM's: below kLdgShare LDG does not move the operands (TMA or
+  // cp.async does; e.g. stream-K's 4-byte flag polls), and how it uses its sectors decides nothing.
+  constexpr double kLdgShare = 0.05;
+  const double ldg_bytes = c.get("smsp__sass_data_bytes_mem_global_op_ld.sum");
+  const double ldg_share = std::isfinite(ldg_bytes) && p.ideal_bytes > 0 ? ldg_bytes / p.ideal_bytes : nan;
+  const bool ldg_minor = std::isfinite(ldg_share) && ldg_share < kLdgShare;
+  const double eff = ldg_minor ? nan : positive_or_nan(eff_raw);
   const double reqs = c.get("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
   const double sectors = c.get("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
   const double spr = std::isfinite(reqs) && reqs > 0 && std::isfinite(sectors) ? sectors / reqs : nan;
@@ -80,13 +86,16 @@ Diagnosis classify(const Counters& c, const Prediction& p) {
                             "latency-bound below half the SMs");
   const size_t e_time = add("launch time", "gpu__time_duration.sum", us, "us", "latency-bound below 5 us");
   const size_t e_eff = add("bytes used per loaded sector (LDG)", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-                           eff, "%", "uncoalesced in (0, 50%); 0 = no LDG measured (cp.async, TMA)");
+                           ldg_minor ? eff_raw : eff, "%",
+                           "uncoalesced in (0, 50%); 0 = no LDG measured (cp.async, TMA)");
   const size_t e_spr = add("L1 sectors per global load request (LDG and LDGSTS)",
                            "l1tex__t_{sectors,requests}_pipe_lsu_mem_global_op_ld", spr, "",
                            "uncoalesced above 16 (16 = 16-byte vectors, 4 = 128-byte warp loads, 32 = a sector per thread)");
   const size_t e_cp = add("bytes used per loaded sector (LDGSTS)",
                           "smsp__sass_average_data_bytes_per_sector_mem_global_op_ldgsts_cache_{bypass,access}.pct", cp_eff,
                           "%", "uncoalesced in (0, 50%); 0 = no cp.async measured");
+  add("LDG's bytes / the GEMM's bytes", "smsp__sass_data_bytes_mem_global_op_ld.sum", ldg_share, "x",
+      "under " + num(kLdgShare, 2) + ": LDG does not carry the operands, its sector use is not judged");
   add("DRAM bytes read / the GEMM's bytes", "derived", p.ideal_bytes > 0 ? dram_read / p.ideal_bytes : nan, "x",
       "1 = every operand byte read once");
   const size_t e_tensor = add("tensor pipe busy", "sm__pipe_tensor_op_{hmma,gmma}_cycles_active", tensor, "%",
