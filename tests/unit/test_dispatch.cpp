@@ -297,6 +297,17 @@ TEST(TuneCandidates, PruneTheHopelessButNeverCublas) {
   EXPECT_FALSE(kept[0]->is_peer() && kept[0]->rung == 0);
 }
 
+TEST(TunePick, OursOnlyWhereItBeatsTheFastestPeerByTwoPercent) {
+  using T = std::vector<std::pair<std::string, double>>;
+  const std::string k5 = "k5_f16_128x256x64_s4", lt = "cublaslt_f16", gemm_ex = "cublas_f16";
+  EXPECT_EQ(pick_best(T{{k5, 97.0}, {lt, 100.0}}), k5);             // 3% faster: ours
+  EXPECT_EQ(pick_best(T{{k5, 99.0}, {lt, 100.0}, {gemm_ex, 101.0}}), lt);  // 1%: a tie, the peer
+  EXPECT_EQ(pick_best(T{{lt, 100.0}, {k5, 101.0}}), lt);            // the peer faster
+  EXPECT_EQ(pick_best(T{{gemm_ex, 90.0}, {lt, 91.0}, {k5, 99.0}}), gemm_ex);
+  EXPECT_EQ(pick_best(T{{k5, 50.0}, {"k4_f16_256x128x64_s3", 60.0}}), k5);  // no peer timed
+  EXPECT_EQ(pick_best(T{{lt, 10.0}}), lt);
+}
+
 TEST(TuneCli, ArgumentsAreCheckedBeforeTheGpuAndWithoutOneItSaysSo) {
   auto r = run_cli("tune --suite /nonexistent/suite.txt");
   EXPECT_EQ(r.code, 2) << r.out;

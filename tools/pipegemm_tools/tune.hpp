@@ -54,6 +54,9 @@ struct TuneReport {
 std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
                                             std::vector<std::string>* pruned, bool c_in_place = false);
 
+// The cache entry's choice among timed (name, us) pairs sorted fastest first: ours only where it
+// beats the fastest cuBLAS peer by 2%, otherwise that peer (tune.cpp says why).
+std::string pick_best(const std::vector<std::pair<std::string, double>>& timed);
 Status run_tune(const TuneRequest& r, TuneReport* out);
 report::Document document(const TuneReport& r);
 
