@@ -308,6 +308,36 @@ TEST(TunePick, OursOnlyWhereItBeatsTheFastestPeerByTwoPercent) {
   EXPECT_EQ(pick_best(T{{lt, 10.0}}), lt);
 }
 
+TEST(TunePick, RepickChoosesAgainFromTheTimingsAndKeepsTheRest) {
+  const std::string path = ::testing::TempDir() + "/repick_table.json";
+  TuneTable t;
+  TuneEntry tie;  // k5 kept within 1% of cuBLASLt by the old rule: cuBLASLt's now
+  tie.key = {"NVIDIA H200", "f16,f16,f32,f16", "row,row,row", "m60.n60.k60.a16"};
+  tie.shape = "4096x4096x4096", tie.best = "k5_f16_128x256x64_s4", tie.best_us = 181.0;
+  tie.timed = {{"cublaslt_f16", 180.0}, {"k5_f16_128x256x64_s4", 181.0}};
+  TuneEntry win = tie;  // k5 5% ahead: stays
+  win.key.bucket = "m61.n61.k61.a16", win.shape = "8192x8192x8192", win.best_us = 95.0;
+  win.timed = {{"k5_f16_128x256x64_s4", 95.0}, {"cublaslt_f16", 100.0}};
+  t.put(tie);
+  t.put(win);
+  ASSERT_TRUE(t.save(path).ok());
+  std::vector<std::string> changed;
+  ASSERT_TRUE(repick_tune_table(path, &changed).ok());
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_TRUE(contains(changed[0], "4096x4096x4096 f16,f16,f32,f16: k5_f16_128x256x64_s4 -> cublaslt_f16")) << changed[0];
+  TuneTable back;
+  ASSERT_TRUE(TuneTable::load(path, &back).ok());
+  ASSERT_EQ(back.entries().size(), 2u);
+  EXPECT_EQ(back.find(tie.key)->best, "cublaslt_f16");
+  EXPECT_DOUBLE_EQ(back.find(tie.key)->best_us, 180.0);
+  EXPECT_EQ(back.find(win.key)->best, "k5_f16_128x256x64_s4");
+  changed.clear();  // a second pass changes nothing
+  ASSERT_TRUE(repick_tune_table(path, &changed).ok());
+  EXPECT_TRUE(changed.empty());
+  EXPECT_FALSE(repick_tune_table(path + ".missing", &changed).ok());
+  std::remove(path.c_str());
+}
+
 TEST(TuneCli, ArgumentsAreCheckedBeforeTheGpuAndWithoutOneItSaysSo) {
   auto r = run_cli("tune --suite /nonexistent/suite.txt");
   EXPECT_EQ(r.code, 2) << r.out;

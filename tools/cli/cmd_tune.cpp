@@ -22,7 +22,12 @@ void add_tune(CLI::App& app, int* rc) {
   cmd->add_option("--output", o->output,
                   "the cache file (default $PIPEGEMM_TUNE_CACHE, else ~/.cache/pipegemm/tune.json); entries are "
                   "added to what it holds");
+  auto repick = std::make_shared<bool>(false);
   cmd->add_flag("--force", o->force, "re-time shape buckets already in the file");
+  cmd->add_flag("--repick", *repick, "choose again from the timings the file holds, by today's rule (no GPU, nothing "
+                                     "re-timed)")
+      ->excludes("--suite")
+      ->excludes("--force");
   cmd->add_option("--prune", o->prune, "do not time candidates the cost model puts above this multiple of our fastest "
                                        "kernel (0: time all; cuBLAS is always timed; nothing is pruned under 30 us)")
       ->capture_default_str();
@@ -38,7 +43,20 @@ void add_tune(CLI::App& app, int* rc) {
   o->progress = [](int i, int n, const std::string& shape, double s) {
     std::fprintf(stderr, "tune [%d/%d] %s  (%.0f s)\n", i, n, shape.c_str(), s);
   };
-  cmd->callback([o, json, rc] {
+  cmd->callback([o, json, rc, repick] {
+    if (*repick) {
+      std::vector<std::string> changed;
+      const std::string path = o->output.empty() ? tune_cache_path() : o->output;
+      Status s = repick_tune_table(path, &changed);
+      if (!s.ok()) {
+        *rc = fail(s);
+        return;
+      }
+      for (const std::string& c : changed) std::printf("repick %s\n", c.c_str());
+      std::printf("%zu entr%s of %s chose again\n", changed.size(), changed.size() == 1 ? "y" : "ies", path.c_str());
+      *rc = kOk;
+      return;
+    }
     TuneReport rep;
     Status s = run_tune(*o, &rep);
     if (!s.ok()) {

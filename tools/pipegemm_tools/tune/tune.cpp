@@ -70,6 +70,27 @@ std::string pick_best(const std::vector<std::pair<std::string, double>>& timed) 
   return ours->second * kWinShare <= peer->second ? ours->first : peer->first;
 }
 
+Status repick_tune_table(const std::string& path, std::vector<std::string>* changed) {
+  if (path.empty()) return bad("no cache path: give --output FILE or set PIPEGEMM_TUNE_CACHE (HOME is not set)");
+  if (!std::filesystem::exists(path)) return bad(path + ": no such tune table");
+  TuneTable table;
+  Status s = TuneTable::load(path, &table);
+  if (!s.ok()) return s;
+  TuneTable out = table;
+  for (TuneEntry e : table.entries()) {
+    if (e.timed.empty()) continue;
+    std::stable_sort(e.timed.begin(), e.timed.end(), [](auto& x, auto& y) { return x.second < y.second; });
+    const std::string best = pick_best(e.timed);
+    if (best == e.best) continue;
+    if (changed) changed->push_back(e.shape + " " + e.key.types + ": " + e.best + " -> " + best);
+    e.best = best;
+    for (auto& [name, us] : e.timed)
+      if (name == best) e.best_us = us;
+    out.put(std::move(e));
+  }
+  return changed && changed->empty() ? Status::success() : out.save(path);
+}
+
 Status run_tune(const TuneRequest& r, TuneReport* out) {
   std::vector<ShapeRequest> shapes;
   Status s = request_shapes(r.problem, r.suite, &shapes);
