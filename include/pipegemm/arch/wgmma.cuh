@@ -1,7 +1,7 @@
 // wgmma (sm_90a): warpgroup-wide asynchronous MMA. A and B are read from shared memory
 // through 64-bit matrix descriptors, D accumulates in registers. The issue/commit/wait protocol:
 //   wgmma_fence()        before the first wgmma that touches registers written otherwise
-//   WgmmaM64N256* / WgmmaM64N128*::mma   any number of MMAs (asynchronous)
+//   WgmmaM64<T, N>::type::mma   any number of MMAs (asynchronous)
 //   wgmma_commit_group() close them into one group
 //   wgmma_wait_group<N>  until at most N groups are in flight (their smem may then be reused)
 // Accumulator fragment of m64nNk16, fp32 (lane l of warp w in the warpgroup), for n8 block j:
@@ -109,44 +109,6 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
         C(d[120]), C(d[121]), C(d[122]), C(d[123]), C(d[124]), C(d[125]), C(d[126]), C(d[127])                          \
       : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
-// D (64x256, fp32) (+)= A (64x16 smem) * B (256x16 smem)^T, T = __half or __nv_bfloat16 (the
-// operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is K-major, 1 =
-// MN-major (16-bit types only: the hardware transposes). `accumulate` false overwrites D
-// (scale-d = 0): the first k_block of a tile needs no zeroing. kK: the K of one instruction.
-template <class T>
-struct WgmmaM64N256F32;
-
-template <>
-struct WgmmaM64N256F32<__half> {
-  static constexpr int kK = 16;
-  template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "+f", "p, 1, 1, %131, %132")
-  }
-};
-
-template <>
-struct WgmmaM64N256F32<__nv_bfloat16> {
-  static constexpr int kK = 16;
-  template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(float (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "+f", "p, 1, 1, %131, %132")
-  }
-};
-
-// D (64x256, s32) (+)= A (64x32 s8 smem) * B (256x32 s8 smem)^T, exact (wrapping) integer sums.
-// Integer wgmma reads only K-major tiles (no imm-trans), so TRANS_A / TRANS_B must be 0.
-struct WgmmaM64N256S32S8 {
-  static constexpr int kK = 32;
-  template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(int32_t (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    static_assert(TRANS_A == 0 && TRANS_B == 0, "s8 wgmma takes K-major operands only");
-    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "+r", "p")
-  }
-};
-
-#undef PIPEGEMM_WGMMA_M64N256_BODY
-
 // The m64n128 form (BN = 128 tiles: half the accumulators, 64 registers per thread): the same
 // operands, %64 and %65 the descriptors, %66 `accumulate`, %67 and %68 imm-trans-a/b.
 #define PIPEGEMM_WGMMA_M64N128_BODY(INSTR, C, TAIL) \
@@ -169,36 +131,48 @@ struct WgmmaM64N256S32S8 {
         C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63])                                \
       : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
-// D (64x128, fp32) (+)= A (64x16 smem) * B (128x16 smem)^T: WgmmaM64N256F32's contract at N = 128.
-template <class T>
-struct WgmmaM64N128F32;
-
-template <>
-struct WgmmaM64N128F32<__half> {
+// D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256 or 128, T = __half or
+// __nv_bfloat16 (the operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is
+// K-major, 1 = MN-major (16-bit types only: the hardware transposes). `accumulate` false
+// overwrites D (scale-d = 0): the first k_block of a tile needs no zeroing. kK: the K of one
+// instruction.
+template <class T, int N>
+struct WgmmaM64F32 {
+  static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "fp16 or bf16 operands");
+  static_assert(N == 256 || N == 128, "m64n256 or m64n128");
   static constexpr int kK = 16;
   template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "+f", "p, 1, 1, %67, %68")
+  __device__ __forceinline__ static void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+    if constexpr (N == 256 && std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "+f", "p, 1, 1, %131, %132")
+    else if constexpr (N == 256)
+      PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "+f", "p, 1, 1, %131, %132")
+    else if constexpr (std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "+f", "p, 1, 1, %67, %68")
+    else
+      PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", "+f", "p, 1, 1, %67, %68")
   }
 };
 
-template <>
-struct WgmmaM64N128F32<__nv_bfloat16> {
-  static constexpr int kK = 16;
+// D (64x256, s32) (+)= A (64x32 s8 smem) * B (256x32 s8 smem)^T, exact (wrapping) integer sums.
+// Integer wgmma reads only K-major tiles (no imm-trans), so TRANS_A / TRANS_B must be 0.
+struct WgmmaM64N256S32S8 {
+  static constexpr int kK = 32;
   template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(float (&d)[64], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
-    PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", "+f", "p, 1, 1, %67, %68")
+  __device__ __forceinline__ static void mma(int32_t (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+    static_assert(TRANS_A == 0 && TRANS_B == 0, "s8 wgmma takes K-major operands only");
+    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "+r", "p")
   }
 };
 
+#undef PIPEGEMM_WGMMA_M64N256_BODY
 #undef PIPEGEMM_WGMMA_M64N128_BODY
 
 // The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256 or
 // 128), s32 for s8 (N = 256).
 template <class T, int N = 256>
 struct WgmmaM64 {
-  static_assert(N == 256 || N == 128, "m64n256 or m64n128");
-  using type = std::conditional_t<N == 256, WgmmaM64N256F32<T>, WgmmaM64N128F32<T>>;
+  using type = WgmmaM64F32<T, N>;
 };
 template <>
 struct WgmmaM64<int8_t, 256> {
