@@ -75,61 +75,40 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
   for (int i = 0; i < N; ++i) asm volatile("" : "+r"(d[i])::"memory");
 }
 
-// The accumulators' registers: "+f" (fp32) or "+r" (s32); the 130th operand is `accumulate`,
-// the 131st and 132nd imm-trans-a/b (the integer form has no transpose: its tail ignores them).
-#define PIPEGEMM_WGMMA_M64N256_BODY(INSTR, C, TAIL) \
-    asm volatile(                                                                                                       \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                                     \
-      INSTR " {"                                                                                                        \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                          \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                                \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                                \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "                                \
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                                \
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                                \
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "                    \
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"                  \
-      "}, %128, %129, " TAIL ";\n}\n"                                                                                   \
-      :                                                                                                                 \
-        C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]),                                         \
-        C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]),                                   \
-        C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]),                                 \
-        C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]),                                 \
-        C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]),                                 \
-        C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]),                                 \
-        C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]),                                 \
-        C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63]),                                 \
-        C(d[64]), C(d[65]), C(d[66]), C(d[67]), C(d[68]), C(d[69]), C(d[70]), C(d[71]),                                 \
-        C(d[72]), C(d[73]), C(d[74]), C(d[75]), C(d[76]), C(d[77]), C(d[78]), C(d[79]),                                 \
-        C(d[80]), C(d[81]), C(d[82]), C(d[83]), C(d[84]), C(d[85]), C(d[86]), C(d[87]),                                 \
-        C(d[88]), C(d[89]), C(d[90]), C(d[91]), C(d[92]), C(d[93]), C(d[94]), C(d[95]),                                 \
-        C(d[96]), C(d[97]), C(d[98]), C(d[99]), C(d[100]), C(d[101]), C(d[102]), C(d[103]),                             \
-        C(d[104]), C(d[105]), C(d[106]), C(d[107]), C(d[108]), C(d[109]), C(d[110]), C(d[111]),                         \
-        C(d[112]), C(d[113]), C(d[114]), C(d[115]), C(d[116]), C(d[117]), C(d[118]), C(d[119]),                         \
-        C(d[120]), C(d[121]), C(d[122]), C(d[123]), C(d[124]), C(d[125]), C(d[126]), C(d[127])                          \
-      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
-
-// The m64n128 form (BN = 128 tiles: half the accumulators, 64 registers per thread): the same
-// operands, %64 and %65 the descriptors, %66 `accumulate`, %67 and %68 imm-trans-a/b.
-#define PIPEGEMM_WGMMA_M64N128_BODY(INSTR, C, TAIL) \
-    asm volatile(                                                                                                       \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                      \
-      INSTR " {"                                                                                                        \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                                        \
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                              \
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                              \
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"                                \
-      "}, %64, %65, " TAIL ";\n}\n"                                                                                     \
-      :                                                                                                                 \
-        C(d[0]), C(d[1]), C(d[2]), C(d[3]), C(d[4]), C(d[5]), C(d[6]), C(d[7]),                                       \
-        C(d[8]), C(d[9]), C(d[10]), C(d[11]), C(d[12]), C(d[13]), C(d[14]), C(d[15]),                                 \
-        C(d[16]), C(d[17]), C(d[18]), C(d[19]), C(d[20]), C(d[21]), C(d[22]), C(d[23]),                               \
-        C(d[24]), C(d[25]), C(d[26]), C(d[27]), C(d[28]), C(d[29]), C(d[30]), C(d[31]),                               \
-        C(d[32]), C(d[33]), C(d[34]), C(d[35]), C(d[36]), C(d[37]), C(d[38]), C(d[39]),                               \
-        C(d[40]), C(d[41]), C(d[42]), C(d[43]), C(d[44]), C(d[45]), C(d[46]), C(d[47]),                               \
-        C(d[48]), C(d[49]), C(d[50]), C(d[51]), C(d[52]), C(d[53]), C(d[54]), C(d[55]),                               \
-        C(d[56]), C(d[57]), C(d[58]), C(d[59]), C(d[60]), C(d[61]), C(d[62]), C(d[63])                                \
-      : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+// The accumulators' registers: "+f" (fp32) or "+r" (s32), 64 of them from d[o] per
+// PIPEGEMM_WGMMA_D64, named %0.. in the instruction's {list}; after them the descriptors, then
+// `accumulate` and imm-trans-a/b (the integer form has no transpose: its tail ignores them).
+#define PIPEGEMM_WGMMA_R0_63 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define PIPEGEMM_WGMMA_R64_127 \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define PIPEGEMM_WGMMA_D64(C, o) \
+  C(d[(o) + 0]), C(d[(o) + 1]), C(d[(o) + 2]), C(d[(o) + 3]), C(d[(o) + 4]), C(d[(o) + 5]), C(d[(o) + 6]), C(d[(o) + 7]), \
+  C(d[(o) + 8]), C(d[(o) + 9]), C(d[(o) + 10]), C(d[(o) + 11]), C(d[(o) + 12]), C(d[(o) + 13]), C(d[(o) + 14]), C(d[(o) + 15]), \
+  C(d[(o) + 16]), C(d[(o) + 17]), C(d[(o) + 18]), C(d[(o) + 19]), C(d[(o) + 20]), C(d[(o) + 21]), C(d[(o) + 22]), C(d[(o) + 23]), \
+  C(d[(o) + 24]), C(d[(o) + 25]), C(d[(o) + 26]), C(d[(o) + 27]), C(d[(o) + 28]), C(d[(o) + 29]), C(d[(o) + 30]), C(d[(o) + 31]), \
+  C(d[(o) + 32]), C(d[(o) + 33]), C(d[(o) + 34]), C(d[(o) + 35]), C(d[(o) + 36]), C(d[(o) + 37]), C(d[(o) + 38]), C(d[(o) + 39]), \
+  C(d[(o) + 40]), C(d[(o) + 41]), C(d[(o) + 42]), C(d[(o) + 43]), C(d[(o) + 44]), C(d[(o) + 45]), C(d[(o) + 46]), C(d[(o) + 47]), \
+  C(d[(o) + 48]), C(d[(o) + 49]), C(d[(o) + 50]), C(d[(o) + 51]), C(d[(o) + 52]), C(d[(o) + 53]), C(d[(o) + 54]), C(d[(o) + 55]), \
+  C(d[(o) + 56]), C(d[(o) + 57]), C(d[(o) + 58]), C(d[(o) + 59]), C(d[(o) + 60]), C(d[(o) + 61]), C(d[(o) + 62]), C(d[(o) + 63])
+#define PIPEGEMM_WGMMA_M64N256_BODY(INSTR, C, TAIL)                                            \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_63 ", "        \
+               PIPEGEMM_WGMMA_R64_127 "}, %128, %129, " TAIL ";\n}\n"                                  \
+               : PIPEGEMM_WGMMA_D64(C, 0), PIPEGEMM_WGMMA_D64(C, 64)                                    \
+               : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+// The m64n128 form (BN = 128 tiles: half the accumulators, 64 registers per thread): %64 and %65
+// the descriptors, %66 `accumulate`, %67 and %68 imm-trans-a/b.
+#define PIPEGEMM_WGMMA_M64N128_BODY(INSTR, C, TAIL)                                            \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_63        \
+               "}, %64, %65, " TAIL ";\n}\n"                                                          \
+               : PIPEGEMM_WGMMA_D64(C, 0)                                                              \
+               : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
 // D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256 or 128, T = __half or
 // __nv_bfloat16 (the operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is
@@ -167,6 +146,9 @@ struct WgmmaM64N256S32S8 {
 
 #undef PIPEGEMM_WGMMA_M64N256_BODY
 #undef PIPEGEMM_WGMMA_M64N128_BODY
+#undef PIPEGEMM_WGMMA_D64
+#undef PIPEGEMM_WGMMA_R64_127
+#undef PIPEGEMM_WGMMA_R0_63
 
 // The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256 or
 // 128), s32 for s8 (N = 256).
