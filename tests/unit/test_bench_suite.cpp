@@ -218,3 +218,25 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   EXPECT_EQ(j["summary"][1]["variant"], "auto");
   EXPECT_FALSE(pipegemm_version().empty());
 }
+
+// --same-bytes-copy: the copy of each shape's bytes, and auto (else our fastest) and the fastest
+// peer as a share of that copy's time.
+TEST(BenchSuite, SameBytesCopyTableSetsOursAndTheBestPeerBesideIt) {
+  BenchRuns r = sweep();
+  r.runs[0].set_bytes = 96e6;
+  r.runs[0].same_bytes_copy_ms = 0.9;  // auto 2.0 ms, best peer 1.0 ms
+  r.runs[1].set_bytes = 6e6;
+  r.runs[1].same_bytes_copy_ms = 0.4;  // auto refused: our fastest, k4 at 0.8 ms; no peer timed
+  const auto j = nlohmann::json::parse(report::render_json(document(r)));
+  ASSERT_EQ(j["same_bytes_copy"].size(), 2u) << j.dump();
+  const auto& a = j["same_bytes_copy"][0];
+  EXPECT_EQ(a["ours"], "auto");
+  EXPECT_DOUBLE_EQ(a["ours_pct"].get<double>(), 45.0);
+  EXPECT_EQ(a["peer"], "cublas_f16");
+  EXPECT_DOUBLE_EQ(a["peer_pct"].get<double>(), 90.0);
+  EXPECT_DOUBLE_EQ(a["gbps"].get<double>(), 96e6 / 0.9e-3 / 1e9);
+  const auto& b = j["same_bytes_copy"][1];
+  EXPECT_EQ(b["ours"], "k4");
+  EXPECT_DOUBLE_EQ(b["ours_pct"].get<double>(), 50.0);
+  EXPECT_TRUE(b["peer_pct"].is_null()) << b.dump();
+}

@@ -76,14 +76,36 @@ report::Document sweep_document(const BenchRuns& r) {
   if (any_copy) {
     report::Table& c = d.section().table(
         "same_bytes_copy", "a device copy of each shape's bytes (half read, half written), timed like the kernels:",
-        {{"shape", "shape"}, {"mbytes", "MB"}, {"ms_median", "ms(med)"}, {"gbps", "GB/s"}, {"pct_of_copy", "%copyBW"}});
+        {{"shape", "shape"}, {"mbytes", "MB"}, {"ms_median", "ms(med)"}, {"gbps", "GB/s"}, {"pct_of_copy", "%copyBW"},
+         {"ours", "ours (auto, else fastest)"}, {"ours_pct", "its % of this copy"}, {"peer", "best cuBLAS"},
+         {"peer_pct", "its % of this copy"}});
     for (const BenchReport& b : r.runs) {
       if (b.same_bytes_copy_ms <= 0) continue;
       const double gbps = b.set_bytes / (b.same_bytes_copy_ms * 1e-3) / 1e9;
       const double pct = b.copy_gbps > 0 ? 100.0 * gbps / b.copy_gbps : 0.0;
+      // The kernels beside this roofline: auto's run (else our fastest) and the fastest peer.
+      const BenchResult *ours = nullptr, *peer = nullptr;
+      bool auto_ran = false;
+      for (const BenchResult& x : b.results) {
+        if (!x.status.ok() || x.ms_median <= 0) continue;
+        const Variant* v = find_variant(x.variant);
+        if (v && v->is_peer()) {
+          if (!peer || x.ms_median < peer->ms_median) peer = &x;
+        } else if (x.variant == "auto") {
+          ours = &x, auto_ran = true;
+        } else if (!auto_ran && (!ours || x.ms_median < ours->ms_median)) {
+          ours = &x;
+        }
+      }
+      auto share = [&](const BenchResult* x) {
+        return x ? Cell(100.0 * b.same_bytes_copy_ms / x->ms_median, fixed(100.0 * b.same_bytes_copy_ms / x->ms_median, 1))
+                 : Cell(nullptr, "-");
+      };
       c.add({b.problem.shape_string(), Cell(b.set_bytes / 1e6, fixed(b.set_bytes / 1e6, 1)),
              Cell(b.same_bytes_copy_ms, fixed(b.same_bytes_copy_ms, 4)), Cell(gbps, fixed(gbps, 0)),
-             Cell(pct, b.copy_gbps > 0 ? fixed(pct, 1) : "-")});
+             Cell(pct, b.copy_gbps > 0 ? fixed(pct, 1) : "-"),
+             Cell(ours ? ours->variant : "", ours ? (ours->chose.empty() ? ours->variant : "auto: " + ours->chose) : "-"),
+             share(ours), Cell(peer ? peer->variant : "", peer ? peer->variant : "-"), share(peer)});
     }
   }
   report::Table& s = d.section().table(
