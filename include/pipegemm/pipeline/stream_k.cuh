@@ -86,10 +86,11 @@ struct StreamKPlan {
 // workers and at least kMinIters k_tiles per worker. k_tiles < kMinIters: data-parallel.
 inline constexpr int kStreamKMaxFanIn = 4, kStreamKMinIters = 4;
 // sk_override > 0 (tuning, $PIPEGEMM_K5_SK_UNITS): share that many of the last units instead;
-// max_fan_in > 0 ($PIPEGEMM_K5_SK_FANIN): at most that many workers a unit when units < workers.
+// max_fan_in > 0 ($PIPEGEMM_K5_SK_FANIN): at most that many workers a unit when units < workers
+// (0: kStreamKMaxFanIn).
 // Either way only an sk_units whose ranges the device computes in int is taken.
 inline StreamKPlan stream_k_plan(int units, int k_tiles, int max_workers, int sk_override = 0,
-                                 int max_fan_in = kStreamKMaxFanIn) {
+                                 int max_fan_in = 0) {
   StreamKPlan p;
   p.units = units;
   p.k_tiles = k_tiles;
