@@ -306,6 +306,8 @@ TEST(TunePick, OursOnlyWhereItBeatsTheFastestPeerByTwoPercent) {
   EXPECT_EQ(pick_best(T{{gemm_ex, 90.0}, {lt, 91.0}, {k5, 99.0}}), gemm_ex);
   EXPECT_EQ(pick_best(T{{k5, 50.0}, {"k4_f16_256x128x64_s3", 60.0}}), k5);  // no peer timed
   EXPECT_EQ(pick_best(T{{lt, 10.0}}), lt);
+  EXPECT_EQ(pick_best(T{{lt, 100.0}, {"k4_f16_256x128x64_s3", 99.0}, {k5, 90.0}}), k5);  // in any order
+  EXPECT_EQ(pick_best(T{}), "");
 }
 
 TEST(TunePick, RepickChoosesAgainFromTheTimingsAndKeepsTheRest) {

@@ -54,8 +54,8 @@ struct TuneReport {
 std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
                                             std::vector<std::string>* pruned, bool c_in_place = false);
 
-// The cache entry's choice among timed (name, us) pairs sorted fastest first: ours only where it
-// beats the fastest cuBLAS peer by 2%, otherwise that peer (tune.cpp says why).
+// The cache entry's choice among timed (name, us) pairs: our fastest only where it beats the
+// fastest cuBLAS peer by 2%, otherwise that peer (tune.cpp says why); "" for no pairs.
 std::string pick_best(const std::vector<std::pair<std::string, double>>& timed);
 Status run_tune(const TuneRequest& r, TuneReport* out);
 // `tune --repick`: pick_best applied again to the timings a table holds (after the rule changed;

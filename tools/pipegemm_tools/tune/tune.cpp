@@ -51,7 +51,7 @@ std::vector<const Variant*> tune_candidates(const Problem& in, const DeviceInfo&
   return keep;
 }
 
-// The entry's choice, from the candidates' times sorted fastest first: our fastest kernel only
+// The entry's choice from the candidates' times (any order): our fastest kernel only
 // where it beats the fastest peer by kWinShare, otherwise that peer. A tie costs nothing against
 // cuBLAS when cuBLAS runs it; ours in a tie loses in the next process as often as it wins (same
 // kernel, two runs: up to 10% apart under the 700 W cap). Measured (H200, session 15, LLM suite):
@@ -59,14 +59,13 @@ std::vector<const Variant*> tune_candidates(const Problem& in, const DeviceInfo&
 // cuBLAS back to back and 0.972 / 0.977 in bursts (bench/results/2026-12-03_h200_s15_*).
 std::string pick_best(const std::vector<std::pair<std::string, double>>& timed) {
   constexpr double kWinShare = 1.02;
-  const std::pair<std::string, double>*ours = nullptr, *peer = nullptr;
+  const std::pair<std::string, double>*ours = nullptr, *peer = nullptr;  // the fastest of each
   for (const auto& t : timed) {
     const Variant* v = find_variant(t.first);
-    const bool is_peer = v && v->is_peer();
-    if (is_peer && !peer) peer = &t;
-    if (!is_peer && !ours) ours = &t;
+    const std::pair<std::string, double>*& side = v && v->is_peer() ? peer : ours;
+    if (!side || t.second < side->second) side = &t;
   }
-  if (!peer || !ours) return timed[0].first;
+  if (!peer || !ours) return peer ? peer->first : ours ? ours->first : std::string();
   return ours->second * kWinShare <= peer->second ? ours->first : peer->first;
 }
 
@@ -77,18 +76,18 @@ Status repick_tune_table(const std::string& path, std::vector<std::string>* chan
   Status s = TuneTable::load(path, &table);
   if (!s.ok()) return s;
   TuneTable out = table;
+  int moved = 0;
   for (TuneEntry e : table.entries()) {
-    if (e.timed.empty()) continue;
-    std::stable_sort(e.timed.begin(), e.timed.end(), [](auto& x, auto& y) { return x.second < y.second; });
     const std::string best = pick_best(e.timed);
-    if (best == e.best) continue;
+    if (best.empty() || best == e.best) continue;
     if (changed) changed->push_back(e.shape + " " + e.key.types + ": " + e.best + " -> " + best);
     e.best = best;
     for (auto& [name, us] : e.timed)
       if (name == best) e.best_us = us;
     out.put(std::move(e));
+    ++moved;
   }
-  return changed && changed->empty() ? Status::success() : out.save(path);
+  return moved ? out.save(path) : Status::success();
 }
 
 Status run_tune(const TuneRequest& r, TuneReport* out) {
