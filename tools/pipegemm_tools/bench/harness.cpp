@@ -1,22 +1,28 @@
 // Timing: CUDA events around each launch (or each group of launches, for launches under
 // sample_us), warm-up first, median of many, buffer sets rotated over >= 2x L2 so no launch
 // reads operands another left in cache, variants interleaved in rounds so clock drift hits all
-// of them alike, each timed block queued behind a stream hold so it runs without host gaps.
+// of them alike, each timed block queued behind a stream hold so it runs without host gaps
+// (the blocks, medians and copies: timing.hpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <thread>
 
 #include "pipegemm/detail/cuda_status.hpp"
-#include "pipegemm/detail/stream_hold.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/bench/device_side.hpp"
+#include "pipegemm_tools/bench/timing.hpp"
 #include "pipegemm/device.hpp"
 
 namespace pipegemm {
 namespace {
+
+using bench_detail::idle_before_block;
+using bench_detail::launches_per_sample;
+using bench_detail::median_of;
+using bench_detail::time_block;
+using bench_detail::TimedBlock;
 
 struct BufferSet {
   void *A = nullptr, *B = nullptr, *D = nullptr, *C = nullptr, *bias = nullptr;
@@ -30,138 +36,10 @@ struct BufferSet {
   }
 };
 
-double copy_bandwidth_gbps() {
-  const size_t bytes = size_t(1) << 30;
-  void *src = nullptr, *dst = nullptr;
-  if (cudaMalloc(&src, bytes) != cudaSuccess || cudaMalloc(&dst, bytes) != cudaSuccess) {
-    cudaFree(src);
-    cudaGetLastError();
-    return 0;
-  }
-  cudaMemset(src, 1, bytes);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  std::vector<float> t;
-  for (int i = 0; i < 12; ++i) {
-    cudaEventRecord(e0);
-    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    if (i >= 2) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  cudaFree(src);
-  cudaFree(dst);
-  return 2.0 * double(bytes) / (t[t.size() / 2] * 1e-3) / 1e9;
-}
-
 // The buffers depend on the A, B, D types only; each variant runs with its own accumulation.
 Problem with_acc(Problem p, const Variant& v) {
   p.acc_type = v.acc_type;
   return p;
-}
-
-// Launches queued behind one stream hold: far below the device's queue of pending launches
-// (about a thousand), past which the host would block on a stream that waits for the host.
-constexpr int kMaxHeldLaunches = 256;
-
-// Launches per timed sample: enough to last sample_us (events resolve ~0.5 us), the block of
-// `reps` samples under kMaxHeldLaunches.
-int launches_per_sample(double ms_per_launch, const BenchOptions& opt, int reps) {
-  const int fit = int(std::ceil(opt.sample_us * 1e-3 / std::max(ms_per_launch, 1e-6)));
-  return std::clamp(fit, 1, std::max(1, kMaxHeldLaunches / reps));
-}
-double median_of(std::vector<float> t) {
-  std::sort(t.begin(), t.end());
-  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-}
-
-// --idle-ms: the device idles before each block, so every block starts from the same power state.
-cudaError_t idle_before_block(const BenchOptions& opt) {
-  if (opt.idle_ms <= 0) return cudaSuccess;
-  const cudaError_t e = cudaDeviceSynchronize();
-  std::this_thread::sleep_for(std::chrono::milliseconds(opt.idle_ms));
-  return e;
-}
-
-// One timed block: `reps` samples of `group` launches each, queued behind one stream hold so the
-// block runs back to back, without the host's gaps. launch() makes one launch and returns false
-// to stop (the caller keeps why: then no samples). Each sample is its group's time / group.
-struct TimedBlock {
-  std::vector<float> ms;
-  bool held_out = false;            // the hold gave out before the block was queued
-  cudaError_t sync = cudaSuccess;   // the block's synchronization
-};
-template <class Launch>
-TimedBlock time_block(Launch&& launch, int reps, int group) {
-  TimedBlock b;
-  std::vector<cudaEvent_t> ev(size_t(2 * reps));
-  for (auto& e : ev) cudaEventCreate(&e);
-  bool ok = true;
-  {
-    detail::StreamHold hold;
-    const bool held = hold.hold(nullptr).ok();
-    for (int r = 0; r < reps && ok; ++r) {
-      cudaEventRecord(ev[size_t(2 * r)]);
-      for (int g = 0; g < group && ok; ++g) ok = launch();
-      cudaEventRecord(ev[size_t(2 * r + 1)]);
-    }
-    if (held && !hold.release()) b.held_out = true;
-  }
-  if (ok && (b.sync = cudaDeviceSynchronize()) == cudaSuccess)
-    for (int r = 0; r < reps; ++r) {
-      float ms = 0;
-      cudaEventElapsedTime(&ms, ev[size_t(2 * r)], ev[size_t(2 * r + 1)]);
-      b.ms.push_back(ms / float(group));
-    }
-  for (auto& e : ev) cudaEventDestroy(e);
-  return b;
-}
-
-// A device-to-device copy that moves the problem's bytes (half read, half written, in `sets`
-// rotated pairs), timed like the variants: the roofline of this size, launch and ramp included,
-// beside the 1 GiB copy's asymptote. 0 when it could not run.
-double same_bytes_copy_ms(double set_bytes, int sets, const BenchOptions& opt) {
-  const size_t half = std::max<size_t>(256, size_t(set_bytes / 2) / 256 * 256);
-  std::vector<void*> src(size_t(sets), nullptr), dst(size_t(sets), nullptr);
-  auto free_all = [&] {
-    for (int i = 0; i < sets; ++i) { cudaFree(src[size_t(i)]); cudaFree(dst[size_t(i)]); }
-    cudaGetLastError();
-  };
-  for (int i = 0; i < sets; ++i)
-    if (cudaMalloc(&src[size_t(i)], half) != cudaSuccess || cudaMalloc(&dst[size_t(i)], half) != cudaSuccess ||
-        cudaMemset(src[size_t(i)], 1, half) != cudaSuccess) {
-      free_all();
-      return 0;
-    }
-  int next = 0;
-  auto copy = [&] {
-    const size_t i = size_t(next++ % sets);
-    cudaMemcpyAsync(dst[i], src[i], half, cudaMemcpyDeviceToDevice);
-  };
-  const int reps = std::max(1, opt.reps);
-  for (int w = 0; w < std::max(2, opt.warmup); ++w) copy();
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  cudaEventRecord(e0);
-  copy();
-  cudaEventRecord(e1);
-  cudaEventSynchronize(e1);
-  float one = 0;
-  cudaEventElapsedTime(&one, e0, e1);
-  const int group = launches_per_sample(one, opt, reps);
-  idle_before_block(opt);
-  std::vector<float> t = time_block([&] { copy(); return true; }, reps, group).ms;
-  cudaEventDestroy(e0);
-  cudaEventDestroy(e1);
-  free_all();
-  return t.empty() ? 0 : median_of(std::move(t));
 }
 
 }  // namespace
@@ -322,8 +200,8 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
     }
   }
   out->results = std::move(res);
-  if (opt.measure_copy) out->copy_gbps = copy_bandwidth_gbps();
-  if (opt.same_bytes_copy) out->same_bytes_copy_ms = same_bytes_copy_ms(set_bytes, sets, opt);
+  if (opt.measure_copy) out->copy_gbps = bench_detail::copy_bandwidth_gbps();
+  if (opt.same_bytes_copy) out->same_bytes_copy_ms = bench_detail::same_bytes_copy_ms(set_bytes, sets, opt);
   return Status::success();
 }
 
