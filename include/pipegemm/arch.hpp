@@ -64,6 +64,9 @@ Status find_arch(std::string_view key, ArchSpec* out);
 // The live device's limits over the table entry of its arch (throughputs stay from the table).
 // Fails when there is no device or its arch is not in the table.
 Status arch_from_device(const DeviceInfo& dev, ArchSpec* out);
+// The device CUDA would describe for a table entry, named `name` (a tune table's GPU): auto's
+// choice without that GPU (tests, `tune --replay`).
+DeviceInfo device_like(const ArchSpec& a, const std::string& name);
 
 // Wave quantization of a problem over the GPU.
 struct Waves {

@@ -2,9 +2,12 @@
 // cuBLAS and cuBLASLt included, like any other candidate --
 //   1. cache:    the fastest one `pipegemm tune` measured for this GPU, types, layouts and shape
 //                bucket (the user's cache file first, then the tables shipped in the library);
-//   2. model:    else the one the cost model below predicts fastest (waves, last-wave
+//   2. neighbours: else the one that ran closest to the fastest on the nearest tuned shapes of
+//                the same GPU, types, layouts, alignment and semantics (neighbour_choice): on
+//                shapes no table holds it does far better than the model (docs/dispatch.md);
+//   3. model:    else the one the cost model below predicts fastest (waves, last-wave
 //                utilisation, memory- vs compute-bound, per-wave fill and epilogue);
-//   3. fallback: else (no model for this GPU) the highest rung that accepts, then cuBLAS.
+//   4. fallback: else (no model for this GPU) the highest rung that accepts, then cuBLAS.
 // Every step is CPU arithmetic over registry data, so it is tested without a GPU.
 #pragma once
 
@@ -99,7 +102,7 @@ const std::vector<TuneTable>& shipped_tune_tables();
 // ---- the choice -------------------------------------------------------------------------------
 struct Choice {
   const Variant* variant = nullptr;
-  std::string source;  // "cache", "model", "fallback"
+  std::string source;  // "cache", "neighbours", "model", "fallback"
   std::string why;     // one line, e.g. "cache ~/.cache/pipegemm/tune.json: bucket ..., timed 4096x4096x4096: ..."
 };
 // auto's candidates: the registered variants with auto_candidate that accept p (validated,
@@ -114,6 +117,13 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const void* B, const void* D,
                    const TuneTables& tables);
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, const TuneTables& tables);
+// Step 2 alone: among cands, the one with the lowest weighted mean log(time / fastest) (plus half
+// its worst) over the nearest (up to 8, within 5 octaves) entries of `tables` for dev's GPU with
+// key's types, layouts and bucket rest (alignment, batch, epilogue), not key's own bucket; a peer
+// is favoured by tune's 2%, and cublasGemmEx yields to cuBLASLt. Null where no neighbour timed
+// a candidate; why gets the numbers.
+const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const std::vector<const Variant*>& cands,
+                                const TuneTables& tables, std::string* why);
 // What gemm(..., "auto") calls: choose_auto on this device and tune_tables(), remembered per
 // problem (shape, strides, types, layouts, each pointer's alignment) for the process, so a repeated
 // call does not re-check ~60 variants and re-run the model. reload_tune_tables() forgets.

@@ -176,6 +176,24 @@ Status find_arch(std::string_view key_in, ArchSpec* out) {
                            known + ")");
 }
 
+DeviceInfo device_like(const ArchSpec& a, const std::string& name) {
+  DeviceInfo d;
+  d.present = true;
+  d.name = name;
+  d.sm = a.sm;
+  d.sm_count = a.sm_count;
+  d.l2_bytes = a.l2_bytes;
+  d.smem_per_sm = a.smem_per_sm;
+  d.smem_per_block_optin = a.smem_per_block_optin;
+  d.smem_reserved_per_block = a.smem_reserved_per_block;
+  d.regs_per_sm = a.regs_per_sm;
+  d.regs_per_block = a.regs_per_block;
+  d.max_threads_per_sm = a.max_threads_per_sm;
+  d.max_blocks_per_sm = a.max_blocks_per_sm;
+  d.sm_clock_khz = int(a.sm_clock_mhz * 1000);
+  return d;
+}
+
 Status arch_from_device(const DeviceInfo& dev, ArchSpec* out) {
   if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
   const char* g = default_gpu(dev.sm);

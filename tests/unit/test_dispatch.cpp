@@ -32,21 +32,7 @@ Problem problem(DType in, int64_t m, int64_t n, int64_t k) {
 DeviceInfo device_like(const char* key, const char* name) {
   plan::ArchSpec a;
   EXPECT_TRUE(plan::find_arch(key, &a).ok());
-  DeviceInfo d;
-  d.present = true;
-  d.name = name;
-  d.sm = a.sm;
-  d.sm_count = a.sm_count;
-  d.l2_bytes = a.l2_bytes;
-  d.smem_per_sm = a.smem_per_sm;
-  d.smem_per_block_optin = a.smem_per_block_optin;
-  d.smem_reserved_per_block = a.smem_reserved_per_block;
-  d.regs_per_sm = a.regs_per_sm;
-  d.regs_per_block = a.regs_per_block;
-  d.max_threads_per_sm = a.max_threads_per_sm;
-  d.max_blocks_per_sm = a.max_blocks_per_sm;
-  d.sm_clock_khz = int(a.sm_clock_mhz * 1000);
-  return d;
+  return plan::device_like(a, name);
 }
 
 const DeviceInfo& h200() {
@@ -337,6 +323,91 @@ TEST(TunePick, RepickChoosesAgainFromTheTimingsAndKeepsTheRest) {
   ASSERT_TRUE(repick_tune_table(path, &changed).ok());
   EXPECT_TRUE(changed.empty());
   EXPECT_FALSE(repick_tune_table(path + ".missing", &changed).ok());
+  std::remove(path.c_str());
+}
+
+TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapesOfTheSameKey) {
+  const std::string k4 = "k4_f16_128x128x32_s4", lt = "cublaslt_f16";
+  auto timed = [&](const Problem& p, double k4_us, double lt_us) {
+    TuneEntry e = entry(p, "NVIDIA H200", k4_us < lt_us ? k4 : lt);
+    e.timed = {{k4, k4_us}, {lt, lt_us}};
+    return e;
+  };
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  tabs.tables[0].source = "near.json";
+  tabs.tables[0].put(timed(problem(DType::f16, 4096, 4096, 4096), 90.0, 100.0));  // k4 10% ahead
+  tabs.tables[0].put(timed(problem(DType::f16, 8192, 4096, 4096), 180.0, 200.0));
+  tabs.tables[0].put(timed(problem(DType::f16, 16, 16, 16), 3.0, 2.0));  // far away: no say
+  Choice c = choose_auto(problem(DType::f16, 6144, 4096, 4096), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.source, "neighbours") << c.why;
+  EXPECT_EQ(c.variant->name, k4) << c.why;
+  EXPECT_TRUE(contains(c.why, "2 tuned shapes")) << c.why;
+  EXPECT_TRUE(contains(c.why, "next cublaslt_f16")) << c.why;
+  // Within tune's 2% the peer wins, as a tune would have picked it.
+  TuneTables tie;
+  tie.tables.resize(1);
+  tie.tables[0].put(timed(problem(DType::f16, 4096, 4096, 4096), 99.0, 100.0));
+  c = choose_auto(problem(DType::f16, 6144, 4096, 4096), h200(), nullptr, nullptr, nullptr, tie);
+  EXPECT_EQ(c.source, "neighbours");
+  EXPECT_EQ(c.variant->name, lt) << c.why;
+  // More than three octaves away, another alignment class (odd K), other types or another GPU:
+  // no neighbour, so the model.
+  EXPECT_EQ(choose_auto(problem(DType::f16, 256, 256, 256), h200(), nullptr, nullptr, nullptr, tabs).source, "model");
+  EXPECT_EQ(choose_auto(problem(DType::f16, 6144, 4096, 4095), h200(), nullptr, nullptr, nullptr, tabs).source, "model");
+  EXPECT_EQ(choose_auto(problem(DType::bf16, 6144, 4096, 4096), h200(), nullptr, nullptr, nullptr, tabs).source, "model");
+  DeviceInfo other = h200();
+  other.name = "NVIDIA H100 80GB HBM3";
+  EXPECT_EQ(choose_auto(problem(DType::f16, 6144, 4096, 4096), other, nullptr, nullptr, nullptr, tabs).source, "model");
+}
+
+TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {
+  const std::string path = ::testing::TempDir() + "/replay_table.json";
+  const std::string k4 = "k4_f16_128x128x32_s4", lt = "cublaslt_f16";
+  TuneTable t;
+  const int64_t ms[] = {2048, 3072, 4096};
+  for (int i = 0; i < 3; ++i) {
+    TuneEntry e = entry(problem(DType::f16, ms[i], 4096, 4096), "NVIDIA H200", k4);
+    e.timed = {{k4, 10.0 * (i + 1)}, {lt, 11.0 * (i + 1)}};  // k4 10% ahead everywhere
+    t.put(e);
+  }
+  Problem with_bias = problem(DType::f16, 4096, 4096, 4096);
+  with_bias.bias = Bias::per_col;
+  with_bias = with_bias.normalized();
+  t.put(entry(with_bias, "NVIDIA H200", k4));  // not rebuilt from its key: skipped
+  ASSERT_TRUE(t.save(path).ok());
+  ReplayReport r;
+  ASSERT_TRUE(replay_tune_table(path, "", &r).ok());
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.skipped, 1);
+  EXPECT_EQ(r.gpu, "NVIDIA H200");
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(r.rows[i].source, "neighbours") << r.rows[i].shape;
+    EXPECT_EQ(r.rows[i].pick, k4);
+    EXPECT_DOUBLE_EQ(r.rows[i].pick_us, 10.0 * (i + 1));
+    EXPECT_DOUBLE_EQ(r.rows[i].peer_us, 11.0 * (i + 1));
+    EXPECT_EQ(r.rows[i].fastest, k4);
+    EXPECT_FALSE(r.rows[i].model.empty());
+  }
+  const std::string text = report::render(document(r), report::Format::text);
+  EXPECT_TRUE(contains(text, "geomean 1.000 of the fastest, 1.100 of the best cuBLAS over 3 shapes")) << text;
+  // A held-out table's shapes against the whole table: none left out, its own timings the truth.
+  const std::string held = ::testing::TempDir() + "/replay_targets.json";
+  TuneTable h;
+  TuneEntry e = entry(problem(DType::f16, 2560, 4096, 4096), "NVIDIA H200", lt);
+  e.timed = {{lt, 20.0}, {k4, 25.0}};  // here the peer was faster: auto's k4 is 0.8 of it
+  h.put(e);
+  ASSERT_TRUE(h.save(held).ok());
+  ASSERT_TRUE(replay_tune_table(path, held, &r).ok());
+  ASSERT_EQ(r.rows.size(), 1u);
+  EXPECT_EQ(r.rows[0].source, "neighbours");
+  EXPECT_EQ(r.rows[0].pick, k4);
+  EXPECT_DOUBLE_EQ(r.rows[0].pick_us, 25.0);
+  EXPECT_TRUE(contains(report::render(document(r), report::Format::text), "geomean 0.800 of the fastest, 0.800 of the best cuBLAS over 1 shapes"));
+  std::remove(held.c_str());
+  EXPECT_FALSE(replay_tune_table(path + ".missing", "", &r).ok());
+  EXPECT_FALSE(replay_tune_table(path, path + ".missing", &r).ok());
   std::remove(path.c_str());
 }
 

@@ -28,6 +28,16 @@ void add_tune(CLI::App& app, int* rc) {
                                      "re-timed)")
       ->excludes("--suite")
       ->excludes("--force");
+  auto replay = std::make_shared<bool>(false);
+  cmd->add_flag("--replay", *replay, "auto on shapes it has not seen: each entry of the file left out in turn, auto "
+                                     "chooses from the rest, beside the cost model alone (no GPU)")
+      ->excludes("--suite")
+      ->excludes("--force")
+      ->excludes("--repick");
+  auto targets = std::make_shared<std::string>();
+  cmd->add_option("--targets", *targets, "with --replay: this table's shapes and timings, auto choosing from the whole "
+                                         "--output table (a held-out suite's tune)")
+      ->needs("--replay");
   cmd->add_option("--prune", o->prune, "do not time candidates the cost model puts above this multiple of our fastest "
                                        "kernel (0: time all; cuBLAS is always timed; nothing is pruned under 30 us)")
       ->capture_default_str();
@@ -43,7 +53,18 @@ void add_tune(CLI::App& app, int* rc) {
   o->progress = [](int i, int n, const std::string& shape, double s) {
     std::fprintf(stderr, "tune [%d/%d] %s  (%.0f s)\n", i, n, shape.c_str(), s);
   };
-  cmd->callback([o, json, rc, repick] {
+  cmd->callback([o, json, rc, repick, replay, targets] {
+    if (*replay) {
+      ReplayReport rep;
+      Status s = replay_tune_table(o->output.empty() ? tune_cache_path() : o->output, *targets, &rep);
+      if (!s.ok()) {
+        *rc = fail(s);
+        return;
+      }
+      emit(document(rep), *json);
+      *rc = kOk;
+      return;
+    }
     if (*repick) {
       std::vector<std::string> changed;
       const std::string path = o->output.empty() ? tune_cache_path() : o->output;

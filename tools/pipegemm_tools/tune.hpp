@@ -63,4 +63,26 @@ Status run_tune(const TuneRequest& r, TuneReport* out);
 Status repick_tune_table(const std::string& path, std::vector<std::string>* changed);
 report::Document document(const TuneReport& r);
 
+// `tune --replay`: auto on shapes it has not seen, from the timings a table holds (no GPU). Each
+// plain entry in turn is left out and auto chooses from the rest (its tuned neighbours, else the
+// cost model), and the model alone chooses; both picks' times are read from the entry's timings.
+struct ReplayRow {
+  std::string shape, types;
+  std::string fastest;       // the entry's fastest candidate, and its time
+  double fastest_us = 0, peer_us = 0;  // peer: the faster cuBLAS peer (0: none timed)
+  std::string pick, source;  // auto without the entry: its pick and step ("neighbours", "model")
+  double pick_us = 0;        // 0: the pick was not timed there (pruned)
+  std::string model;         // the cost model alone
+  double model_us = 0;
+};
+struct ReplayReport {
+  std::string path, targets, gpu;
+  std::vector<ReplayRow> rows;
+  int skipped = 0;           // entries with a batch or an epilogue, or of a GPU not in the table
+};
+// targets: another table's entries as the shapes (their timings the truth), `path` whole as what
+// auto reads: how a table serves shapes measured apart from it (e.g. a held-out suite).
+Status replay_tune_table(const std::string& path, const std::string& targets, ReplayReport* out);
+report::Document document(const ReplayReport& r);
+
 }  // namespace pipegemm
