@@ -55,16 +55,16 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 
 // Neighbours (choose_auto's step 2): the nearest kNeighbours tuned shapes within kNeighbourRadius
 // quarter octaves (Euclidean over M, N, K; M = 1 and N = 1, cuBLAS's GEMV, apart from the rest),
-// each weighted 1 / (1 + distance). A candidate's score
-// is its weighted mean log(time / that shape's fastest) over the neighbours that timed it, if they
-// hold at least half the weight, plus kRiskShare of its worst such log: a candidate that once ran
-// far behind is a risk. A peer's score is taken kPeerShare lower (tune's pick_best rule), and
-// cublasGemmEx is no candidate where cuBLASLt takes the problem: over 900 tuned shapes cuBLASLt
-// (its heuristic's candidates timed) never trailed it by more than 1.37x, while it trailed
-// cuBLASLt by 2-6x on odd shapes. Chosen by replay (`pipegemm tune --replay`, docs/dispatch.md):
-// over the shipped H200 table left out entry by entry and a held-out suite against it, these
-// constants did best of those tried; moving each neighbour's time by the cost model's change of
-// standing between the shapes did worse (bench/results/2026-12-04_h200_s16_call3_*).
+// each weighted 1 / (1 + distance). A candidate's score is its weighted mean log(time / that
+// shape's fastest) over the neighbours that timed it, if they hold at least half the weight, plus
+// kRiskShare of its worst such log: a candidate that once ran far behind is a risk. A peer's score
+// is taken kPeerShare lower (tune's pick_best rule), and cublasGemmEx is no candidate where
+// cuBLASLt takes the problem: over 900 tuned shapes cuBLASLt (its heuristic's candidates timed)
+// never trailed it by more than 1.37x, while it trailed cuBLASLt by 2-6x on odd shapes. Chosen by
+// replay (`pipegemm tune --replay`, docs/dispatch.md): over the shipped H200 table left out entry
+// by entry and a held-out suite against it, these constants did best of those tried; moving each
+// neighbour's time by the cost model's change of standing between the shapes did worse
+// (bench/results/2026-12-04_h200_s16_call3_*).
 constexpr int kNeighbours = 8;
 constexpr double kNeighbourRadius = 20;  // five octaves along one dimension
 constexpr double kRiskShare = 0.5;
@@ -217,7 +217,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
                                 const TuneTables& tables, std::string* why) {
   BucketPlace here;
   if (!bucket_place(key.bucket, &here)) return nullptr;
-  struct Near { double d, w; const TuneEntry* e; };
+  struct Near { double d, w, fastest; const TuneEntry* e; };
   std::vector<Near> near;
   for (const TuneTable& t : tables.tables)
     for (const TuneEntry& e : t.entries()) {
@@ -227,7 +227,10 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
           (at.m == 0) != (here.m == 0) || (at.n == 0) != (here.n == 0))  // M or N = 1: cuBLAS's GEMV
         continue;
       const double d = std::hypot(double(at.m - here.m), double(at.n - here.n), double(at.k - here.k));
-      if (d <= kNeighbourRadius) near.push_back({d, 1.0 / (1.0 + d), &e});
+      if (d > kNeighbourRadius) continue;
+      double fastest = e.timed[0].second;
+      for (const auto& t : e.timed) fastest = std::min(fastest, t.second);
+      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e});
     }
   if (near.empty()) return nullptr;
   std::stable_sort(near.begin(), near.end(), [](const Near& x, const Near& y) { return x.d < y.d; });
@@ -241,13 +244,11 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     if (lt && v->family == "cublas") continue;
     double sum = 0, w = 0, worst = 0;
     for (const Near& x : near) {
-      double fastest = x.e->timed[0].second, mine = 0;
-      for (const auto& [name, us] : x.e->timed) {
-        fastest = std::min(fastest, us);
+      double mine = 0;
+      for (const auto& [name, us] : x.e->timed)
         if (name == v->name) mine = us;
-      }
-      if (mine <= 0 || fastest <= 0) continue;
-      const double r = std::log(mine / fastest);
+      if (mine <= 0) continue;
+      const double r = std::log(mine / x.fastest);
       sum += x.w * r;
       w += x.w;
       worst = std::max(worst, r);

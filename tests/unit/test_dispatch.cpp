@@ -352,7 +352,7 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
   c = choose_auto(problem(DType::f16, 6144, 4096, 4096), h200(), nullptr, nullptr, nullptr, tie);
   EXPECT_EQ(c.source, "neighbours");
   EXPECT_EQ(c.variant->name, lt) << c.why;
-  // More than three octaves away, another alignment class (odd K), other types or another GPU:
+  // More than five octaves away, another alignment class (odd K), other types or another GPU:
   // no neighbour, so the model.
   EXPECT_EQ(choose_auto(problem(DType::f16, 256, 256, 256), h200(), nullptr, nullptr, nullptr, tabs).source, "model");
   EXPECT_EQ(choose_auto(problem(DType::f16, 6144, 4096, 4095), h200(), nullptr, nullptr, nullptr, tabs).source, "model");
@@ -360,6 +360,12 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
   DeviceInfo other = h200();
   other.name = "NVIDIA H100 80GB HBM3";
   EXPECT_EQ(choose_auto(problem(DType::f16, 6144, 4096, 4096), other, nullptr, nullptr, nullptr, tabs).source, "model");
+  // M = 1 (cuBLAS's GEMV) keeps to its own: an M = 2 entry one octave away is no neighbour of it.
+  TuneTables two;
+  two.tables.resize(1);
+  two.tables[0].put(timed(problem(DType::f16, 2, 4096, 4096), 9.0, 10.0));
+  EXPECT_EQ(choose_auto(problem(DType::f16, 1, 4096, 4096), h200(), nullptr, nullptr, nullptr, two).source, "model");
+  EXPECT_EQ(choose_auto(problem(DType::f16, 3, 4096, 4096), h200(), nullptr, nullptr, nullptr, two).source, "neighbours");
 }
 
 TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {

@@ -289,12 +289,11 @@ Status replay_tune_table(const std::string& path, const std::string& targets_pat
     const TuneEntry& e = shapes[i];
     Problem p;
     plan::ArchSpec arch;
-    bool known_gpu = false;
-    for (const plan::ArchSpec& a : plan::arch_table()) {
-      std::string g = e.key.gpu;
-      for (char& c : g) c = char(std::tolower(static_cast<unsigned char>(c)));
-      if (g.find(a.key) != std::string::npos) arch = a, known_gpu = true;
-    }
+    bool known_gpu = false;  // the table entry whose key is in CUDA's name ("NVIDIA H200" -> h200)
+    std::string gpu = e.key.gpu;
+    for (char& c : gpu) c = char(std::tolower(static_cast<unsigned char>(c)));
+    for (const plan::ArchSpec& a : plan::arch_table())
+      if (gpu.find(a.key) != std::string::npos) arch = a, known_gpu = true;
     if (!known_gpu || e.timed.empty() || !entry_problem(e, &p)) {
       ++rep.skipped;
       continue;
