@@ -382,11 +382,14 @@ TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {
   with_bias.bias = Bias::per_col;
   with_bias = with_bias.normalized();
   t.put(entry(with_bias, "NVIDIA H200", k4));  // not rebuilt from its key: skipped
+  TuneEntry short_key = entry(problem(DType::f16, 64, 64, 64), "NVIDIA H200", k4);
+  short_key.key.types = "f16,f16";  // a key that names two types: skipped, not a crash
+  t.put(short_key);
   ASSERT_TRUE(t.save(path).ok());
   ReplayReport r;
   ASSERT_TRUE(replay_tune_table(path, "", &r).ok());
   ASSERT_EQ(r.rows.size(), 3u);
-  EXPECT_EQ(r.skipped, 1);
+  EXPECT_EQ(r.skipped, 2);
   EXPECT_EQ(r.gpu, "NVIDIA H200");
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(r.rows[i].source, "neighbours") << r.rows[i].shape;
@@ -432,6 +435,11 @@ TEST(TuneCli, ArgumentsAreCheckedBeforeTheGpuAndWithoutOneItSaysSo) {
   r = run_cli("bench --shape 64x64x64 --candidates --kernel k0_f16_128x128x16");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(has(r, "needs --kernel auto")) << r.out;
+  r = run_cli("tune --replay --output /nonexistent/table.json");  // no GPU needed: a table's own timings
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_TRUE(has(r, "no such tune table")) << r.out;
+  r = run_cli("tune --targets " + bad);  // --targets only with --replay
+  EXPECT_EQ(r.code, 2) << r.out;
   if (device_info().present) return;  // the rest is the no-GPU path
   const std::string out = ::testing::TempDir() + "pipegemm_nogpu_cache.json";
   r = run_cli("tune --shape 64x64x64 --output " + out);

@@ -235,26 +235,24 @@ namespace {
 // a batch or an epilogue (not rebuilt from the key) or an unreadable key.
 bool entry_problem(const TuneEntry& e, Problem* out) {
   if (e.key.bucket.find(".b") != std::string::npos || e.key.bucket.find(".e") != std::string::npos) return false;
+  auto fields = [](const std::string& s) {  // "a,b,c" -> {"a", "b", "c"}
+    std::vector<std::string> f(1);
+    for (char c : s) {
+      if (c == ',') f.emplace_back();
+      else f.back().push_back(c);
+    }
+    return f;
+  };
+  const std::vector<std::string> t = fields(e.key.types), l = fields(e.key.layouts);
   Problem p;
-  if (!parse_shape(e.shape, &p.m, &p.n, &p.k)) return false;
-  DType t[4];
-  Layout l[3];
-  size_t at = 0;
-  for (int i = 0; i < 4; ++i) {
-    const size_t end = e.key.types.find(',', at);
-    if (!parse_dtype(std::string_view(e.key.types).substr(at, end - at), &t[i])) return false;
-    at = end == std::string::npos ? end : end + 1;
-  }
-  at = 0;
+  if (t.size() != 4 || l.size() != 3 || !parse_shape(e.shape, &p.m, &p.n, &p.k) || !parse_dtype(t[0], &p.a_type) ||
+      !parse_dtype(t[1], &p.b_type) || !parse_dtype(t[2], &p.acc_type) || !parse_dtype(t[3], &p.d_type))
+    return false;
+  Layout* layouts[3] = {&p.a_layout, &p.b_layout, &p.d_layout};
   for (int i = 0; i < 3; ++i) {
-    const size_t end = e.key.layouts.find(',', at);
-    const std::string x = e.key.layouts.substr(at, end - at);
-    if (x != "row" && x != "col") return false;
-    l[i] = x == "row" ? Layout::RowMajor : Layout::ColMajor;
-    at = end == std::string::npos ? end : end + 1;
+    if (l[i] != "row" && l[i] != "col") return false;
+    *layouts[i] = l[i] == "row" ? Layout::RowMajor : Layout::ColMajor;
   }
-  p.a_type = t[0], p.b_type = t[1], p.acc_type = t[2], p.d_type = t[3];
-  p.a_layout = l[0], p.b_layout = l[1], p.d_layout = l[2];
   *out = p.normalized();
   return tune_key(*out, e.key.gpu, nullptr, nullptr, nullptr).bucket == e.key.bucket;
 }
