@@ -58,6 +58,8 @@ std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& 
 // fastest cuBLAS peer by 2%, otherwise that peer (tune.cpp says why); "" for no pairs.
 std::string pick_best(const std::vector<std::pair<std::string, double>>& timed);
 Status run_tune(const TuneRequest& r, TuneReport* out);
+// "a/acc/d", e.g. "f16/f32/f16": a row's types in tune's and replay's reports.
+std::string types_of(const Problem& p);
 // `tune --repick`: pick_best applied again to the timings a table holds (after the rule changed;
 // nothing is re-timed, no GPU). `changed` gets "shape types: old -> new" per entry it moved.
 Status repick_tune_table(const std::string& path, std::vector<std::string>* changed);
