@@ -65,6 +65,7 @@ struct TuneEntry {
   std::vector<std::pair<std::string, double>> timed;  // every candidate timed, fastest first (us)
   std::vector<std::string> pruned;                    // candidates the model ruled out, not timed
   std::string date, pipegemm;
+  double timed_us(const std::string& variant) const;  // its median in `timed`; 0: not timed
 };
 
 class TuneTable {

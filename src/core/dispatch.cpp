@@ -244,9 +244,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     if (lt && v->family == "cublas") continue;
     double sum = 0, w = 0, worst = 0;
     for (const Near& x : near) {
-      double mine = 0;
-      for (const auto& [name, us] : x.e->timed)
-        if (name == v->name) mine = us;
+      const double mine = x.e->timed_us(v->name);
       if (mine <= 0) continue;
       const double r = std::log(mine / x.fastest);
       sum += x.w * r;

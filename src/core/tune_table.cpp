@@ -18,6 +18,12 @@ Status bad(const std::string& where, const std::string& why) {
 
 }  // namespace
 
+double TuneEntry::timed_us(const std::string& variant) const {
+  for (const auto& [name, us] : timed)
+    if (name == variant) return us;
+  return 0;
+}
+
 Status TuneTable::parse(const std::string& text, const std::string& where, TuneTable* out) {
   TuneTable t;
   t.source = where;

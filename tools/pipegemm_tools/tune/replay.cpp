@@ -38,12 +38,6 @@ bool entry_problem(const TuneEntry& e, Problem* out) {
   return tune_key(*out, e.key.gpu, nullptr, nullptr, nullptr).bucket == e.key.bucket;
 }
 
-double timed_us(const TuneEntry& e, const std::string& name) {
-  for (const auto& [n, us] : e.timed)
-    if (n == name) return us;
-  return 0;
-}
-
 }  // namespace
 
 Status replay_tune_table(const std::string& path, const std::string& targets_path, ReplayReport* out) {
@@ -96,8 +90,8 @@ Status replay_tune_table(const std::string& path, const std::string& targets_pat
     }
     const Choice c = choose_auto(p, dev, Operands{}, apart ? whole : rest);
     const Choice m = choose_auto(p, dev, Operands{}, none);
-    if (c.variant) row.pick = c.variant->name, row.source = c.source, row.pick_us = timed_us(e, row.pick);
-    if (m.variant) row.model = m.variant->name, row.model_us = timed_us(e, row.model);
+    if (c.variant) row.pick = c.variant->name, row.source = c.source, row.pick_us = e.timed_us(row.pick);
+    if (m.variant) row.model = m.variant->name, row.model_us = e.timed_us(row.model);
     rep.rows.push_back(std::move(row));
   }
   *out = std::move(rep);

@@ -82,8 +82,7 @@ Status repick_tune_table(const std::string& path, std::vector<std::string>* chan
     if (best.empty() || best == e.best) continue;
     if (changed) changed->push_back(e.shape + " " + e.key.types + ": " + e.best + " -> " + best);
     e.best = best;
-    for (auto& [name, us] : e.timed)
-      if (name == best) e.best_us = us;
+    e.best_us = e.timed_us(best);
     out.put(std::move(e));
     ++moved;
   }
@@ -160,9 +159,8 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
     e.key = key;
     e.shape = row.shape;
     e.best = pick_best(timed);
-    for (auto& [name, us] : timed)
-      if (name == e.best) e.best_us = us;
     e.timed = timed;
+    e.best_us = e.timed_us(e.best);
     e.pruned = pruned;
     e.date = rep.env.date;
     e.pipegemm = rep.env.pipegemm;
@@ -174,8 +172,7 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
       if (name != e.best && row.next.empty()) row.next = name, row.next_us = us;
     if (const Variant* m = choose_auto(called, dev, y, none).variant) {
       row.model_pick = m->name;
-      for (auto& [name, us] : timed)
-        if (name == m->name) row.model_pick_us = us;
+      row.model_pick_us = e.timed_us(m->name);
     }
     row.timed = int(timed.size());
     row.pruned = int(pruned.size());
