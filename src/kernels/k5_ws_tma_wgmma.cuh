@@ -37,13 +37,17 @@ using K5ShortK = std::conditional_t<
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, 3, 4>>>;
 
-// One registered variant = two kernel instantiations of the same family, picked per problem
-// by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
+// One registered variant = up to two kernel instantiations of the same family for the plain TN
+// GEMM, picked per problem by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
 //   Cfg       (4 stages, 2 epilogue buffers per consumer) when K > kShortK;
 //   CfgShortK when K <= kShortK: with few k_tiles per tile the tile's stores, not its MMAs, are
 //             the long pole. 16-bit D: the deferred-store config (the tile is written out under
 //             the next tile's wgmma); fp32 D (too many registers to defer): 3 stages and 4
 //             epilogue buffers, so the stores drain under the next mainloop.
+//   kDeferAlways (16-bit D, the cooperative 128x256 tile): the deferred-store config at every K --
+//             at K = 4096-8192 it measured 0.3-0.6% faster than Cfg on four of the five long-K
+//             compute shapes, FP16 and BF16 (bench/results/2026-12-04_h200_s17_call5_*), so Cfg
+//             is not built for it. CfgMain: the kernel a long K runs (registered shape, SASS).
 // kCluster: 2 = clusters of 2 CTAs along M multicasting B, used when M has >= 2 tiles and the
 // mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized);
 // 1 = never clusters.
@@ -51,6 +55,8 @@ using K5ShortK = std::conditional_t<
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
 // $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
 // $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
+// $PIPEGEMM_K5_SHORT_K up to which K the short-K config runs (default kShortK),
+// $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
@@ -67,7 +73,10 @@ struct K5Variant {
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
                     Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
                 "both configs compute the same problem with the same tile");
-  static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<Cfg>;
+  static constexpr bool kDeferAlways =
+      sizeof(typename Cfg::TD) == 2 && Cfg::BN == 256 && !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
+  using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
+  static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
   // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
@@ -134,6 +143,20 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_SK_UNITS");
     return n;
   }
+  static int stagger_override() {  // cooperative: k_tiles consumer 1 trails consumer 0 by (-1: default)
+    static const int n = [] {
+      const char* e = std::getenv("PIPEGEMM_K5_STAGGER");
+      return e ? std::max(0, std::atoi(e)) : -1;
+    }();
+    return n;
+  }
+  static int64_t short_k_max() {  // the short-K config runs up to this K
+    static const int64_t n = [] {
+      const char* e = std::getenv("PIPEGEMM_K5_SHORT_K");
+      return e ? int64_t(std::max(0, std::atoi(e))) : kShortK;
+    }();
+    return n;
+  }
   static int sk_fan_in_override() {  // stream-K, fewer units than workers: workers per unit
     static const int n = env_int("PIPEGEMM_K5_SK_FANIN");
     return n;
@@ -198,7 +221,15 @@ struct K5Variant {
     cudaLaunchAttribute attrs[2];
     cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(clusters * cluster), attrs, true);
     cfg.stream = s;
-    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, general, sk),
+    // Stagger: consumer 1 trails consumer 0 by this many k_tiles, at most STAGES - 1 (the ring); with
+    // K <= kShortK a tile has few k_tiles to overlap (and the short-K general form meets at a 256-thread
+    // barrier every tile), so the consumers stay in step.
+    const int stagger = C::kPingpong ? 0
+                                     : std::min(C::STAGES - 1, stagger_override() >= 0 ? stagger_override()
+                                                               : p.k > kShortK           ? C::kStagger
+                                                                                         : 0);
+    st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, stagger,
+                                        general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
     if (!st.ok()) return st;
     return after_launch("k5_ws_tma_wgmma_kernel");
@@ -214,10 +245,18 @@ struct K5Variant {
           return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");
         return launch_with<Cfg>(p, x, s, 1);
       }
-      if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
-      return launch_with<Cfg>(p, x, s, cluster);
+      return launch_plain(p, x, s, cluster);
     } else {
       return launch_general_or_plain(p, x, s, cluster);
+    }
+  }
+  // The plain TN GEMM: CfgMain for a long K, CfgShortK for a short one (the same kernel when kDeferAlways).
+  static Status launch_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
+    if constexpr (kDeferAlways) {
+      return launch_with<CfgShortK>(p, x, s, cluster);
+    } else {
+      if (p.k <= short_k_max()) return launch_with<CfgShortK>(p, x, s, cluster);
+      return launch_with<Cfg>(p, x, s, cluster);
     }
   }
   static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
@@ -226,20 +265,20 @@ struct K5Variant {
     if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
     if (b_mn) return launch_with<CfgGeneral<false, true>>(p, x, s, cluster);
     if (!p.plain()) return launch_with<CfgGeneral<false, false>>(p, x, s, cluster);
-    if (p.k <= kShortK) return launch_with<CfgShortK>(p, x, s, 1);
-    return launch_with<Cfg>(p, x, s, cluster);
+    return launch_plain(p, x, s, cluster);
   }
 
   static Status occupancy(int* blocks, int* regs) {
-    return occupancy_of(kernel, Cfg::kNumThreads, Cfg::kSmemBytes, blocks, regs);
+    return occupancy_of(kernel, CfgMain::kNumThreads, CfgMain::kSmemBytes, blocks, regs);
   }
 
   static Variant make(const char* name) {
     // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
+    using M = CfgMain;
     Variant v = kernel_entry<Types>(name, "k5_ws_tma_wgmma", 5,
-                                    {Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kNumThreads, Cfg::kSmemBytes,
-                                     Cfg::kWgmmaM, Cfg::kWgmmaN, Cfg::kWgmmaK},
-                                    Cfg::kMechanism);
+                                    {M::BM, M::BN, M::BK, M::STAGES, M::kNumThreads, M::kSmemBytes, M::kWgmmaM,
+                                     M::kWgmmaN, M::kWgmmaK},
+                                    M::kMechanism);
     v.min_sm = 90;
     v.max_sm = 90;  // wgmma / setmaxnreg: sm_90a code only
     v.mech.max_cluster = kCluster;
@@ -259,11 +298,11 @@ struct K5Variant {
     using TD = typename Cfg::TD;
     const std::string in_t = std::is_same_v<TA, __half> ? "6__half" : std::is_same_v<TA, int8_t> ? "a" : "13__nv_bfloat16";
     const std::string out_t = std::is_same_v<TD, float> ? "f" : std::is_same_v<TD, int32_t> ? "i" : "S4_";
-    const std::string shape = "Li" + std::to_string(Cfg::BM) + "ELi" + std::to_string(Cfg::BN) + "ELi" +
-                              std::to_string(Cfg::BK) + "ELi" + std::to_string(Cfg::STAGES) + "ELi" +
-                              std::to_string(Cfg::kEpiBufs) + "ELb" + (Cfg::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
-                              (Cfg::kPingpong ? "1" : "0") + "ELb" + (Cfg::kBResident ? "1" : "0") + "ELb" +
-                              (Cfg::kStreamK ? "1" : "0") + "E";
+    const std::string shape = "Li" + std::to_string(M::BM) + "ELi" + std::to_string(M::BN) + "ELi" +
+                              std::to_string(M::BK) + "ELi" + std::to_string(M::STAGES) + "ELi" +
+                              std::to_string(M::kEpiBufs) + "ELb" + (M::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
+                              (M::kPingpong ? "1" : "0") + "ELb" + (M::kBResident ? "1" : "0") + "ELb" +
+                              (M::kStreamK ? "1" : "0") + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;

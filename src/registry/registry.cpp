@@ -89,6 +89,8 @@ std::string describe(const Variant& v) {
   if (m.a_reuse) parts.push_back("A-reusing MMA order");
   if (m.epilogue == EpilogueKind::smem_staged) parts.push_back("smem epilogue");
   if (m.epilogue == EpilogueKind::stmatrix_tma) parts.push_back("stmatrix + TMA-store epilogue");
+  if (m.stagger > 0)
+    parts.push_back("consumer 1 " + std::to_string(m.stagger) + " k_tiles behind consumer 0 when K > 512 (each's epilogue under the other's MMAs)");
   if (m.packed) parts.push_back("operands not in whole 16-byte rows copied through an aligned workspace");
   if (m.b_resident) parts.push_back("B loaded once and kept in shared memory for every tile");
   if (m.stream_k) parts.push_back("stream-K: the last wave's k_tiles shared by every CTA, partials summed in k order");

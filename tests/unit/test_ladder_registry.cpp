@@ -155,6 +155,24 @@ TEST(LadderRegistry, MmaCountPerKTileFollowsTheTile) {
   EXPECT_EQ(sass::expect_for(*find_variant("k3_f32_128x128x16_s2")).mma_per_k_tile, 128 * 128 * 16 / 256);
 }
 
+// Session 17: cooperative k5 consumers run staggered (consumer 1 two k_tiles behind), ping-pong
+// ones take turns instead; the 16-bit 128x256 variants' main kernel -- the one the SASS check reads
+// -- is the deferred-store config, while an fp32 D keeps its stores in the epilogue.
+TEST(LadderRegistry, K5CooperativeConsumersAreStaggeredAndSixteenBitTilesStoreUnderTheNextTile) {
+  const Variant* coop = find_variant("k5_f16_128x256x64_s4");
+  const Variant* f32out = find_variant("k5_f16_f32out_128x256x64_s4");
+  const Variant* pingpong = find_variant("k5_f16_64x256x64_s4_pingpong");
+  if (!coop || !f32out || !pingpong) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  EXPECT_EQ(coop->mech.stagger, 2);
+  EXPECT_EQ(f32out->mech.stagger, 2);
+  EXPECT_EQ(pingpong->mech.stagger, 0);
+  EXPECT_TRUE(contains(coop->description, "consumer 1 2 k_tiles behind consumer 0")) << coop->description;
+  EXPECT_FALSE(contains(pingpong->description, "k_tiles behind")) << pingpong->description;
+  // The mangled config: <..., STAGES 4, EPI_BUFS 2, DEFERRED_STORE, GENERAL, ...>.
+  EXPECT_TRUE(contains(coop->symbol, "Li4ELi2ELb1ELb0")) << coop->symbol;
+  EXPECT_TRUE(contains(f32out->symbol, "Li4ELi2ELb0ELb0")) << f32out->symbol;
+}
+
 TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   // 4095x4097x255 fp16: lda = 255 halves = 510 bytes breaks the 16-byte vector of k1..k4.
   Problem p = problem(DType::f16, 4095, 4097, 255);

@@ -15,6 +15,8 @@
 //                    converts, stmatrix-es 64-column chunks into smem and TMA-stores them.
 //                    Ping-pong (kPingpong): each consumer computes whole (64, 256) tiles of
 //                    its own, in turns, so one's epilogue overlaps the other's mainloop.
+//                    Cooperative, consumer 1 runs kStagger k_tiles behind consumer 0, so each
+//                    one's epilogue overlaps the other's last (or first) wgmma of a tile.
 // Cluster of cluster_m CTAs (1 or 2, chosen at launch) along M: both CTAs need the same B tile,
 // so each loads half of it and multicasts it to both; every consumer releases its slot in
 // both CTAs. Tiles are visited in a banded (grouped-along-M) order for L2 reuse.
@@ -109,6 +111,11 @@ struct K5Config {
   static constexpr bool kPingpong = PINGPONG_;
   static constexpr bool kBResident = B_RESIDENT_;
   static constexpr bool kStreamK = STREAM_K_;
+  // Cooperative consumers staggered by 2 k_tiles (kStaggerBarrier): at 4096^3, BF16 bias + GELU
+  // cost 1.028-1.031 of the plain GEMM against 1.040-1.043 in step, s8 0.7% faster, the plain
+  // 16-bit GEMM unchanged (bench/results/2026-12-04_h200_s17_call{1,2,4}_*). More would leave the
+  // leading consumer too few slots ahead (stagger 3: s8 back to 0.0972 ms from 0.0963).
+  static constexpr int kStagger = PINGPONG_ ? 0 : 2;
   static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
   static constexpr int kConsumers = 2;                       // consumer warpgroups
   static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
@@ -153,6 +160,7 @@ struct K5Config {
     m.warp_specialized = true;
     m.consumers = kConsumers;
     m.pingpong = kPingpong;
+    m.stagger = kStagger;
     m.stream_k = kStreamK;
     return m;
   }();
@@ -294,6 +302,12 @@ __host__ __device__ constexpr bool bias_slots_as_read() {
 }
 // Ping-pong: named barrier kTurnBarrier + c hands the ring to consumer c (ids 4, 5).
 constexpr int kTurnBarrier = 4;
+// Staggered cooperative consumers: consumer 1 starts its first unit once consumer 0 has issued
+// `stagger` k_tiles of it (id 6). Both read every slot, so the lag then holds by itself: each
+// tile, consumer 0's epilogue runs while consumer 1 finishes its last k_tiles alone on the tensor
+// cores, and consumer 1's while consumer 0 starts the next tile. The ring bounds it: consumer 0
+// runs ahead on slots consumer 1 has yet to release, so stagger < STAGES (the launcher clamps).
+constexpr int kStaggerBarrier = 6;
 template <class Cfg>
 __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
   if (!e.bias) return 0;
@@ -628,7 +642,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
-                           int M, int N, int K, int cluster_m, int raster_group,
+                           int M, int N, int K, int cluster_m, int raster_group, int stagger,
                            const K5General<Cfg::kGeneral> general,  // rank-3 maps (batch) when kGeneral
                            const K5StreamK<Cfg::kStreamK> sk) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -787,6 +801,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     const int first_item = Cfg::kPingpong ? cluster_idx + c * cluster_cnt : cluster_idx;
     const int item_step = Cfg::kPingpong ? 2 * cluster_cnt : cluster_cnt;
     if (Cfg::kPingpong && c == 1) r.skip(k_tiles);
+    bool first_unit = true;  // stagger: consumer 1 waits for consumer 0 on the first one only
     // One unit's k_tiles [k0, k1) in its role (stream-K; otherwise whole), seq counting the CTA's units.
     auto consume = [&](int item, int k0, int k1, pipeline::SegmentRole role, int seq) {
       const int unit = Cfg::kGeneral ? item % sched.total : item;
@@ -812,6 +827,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       if constexpr (Cfg::kPingpong) {
         if (item - cluster_cnt >= cluster_idx) arch::named_barrier_sync(kTurnBarrier + c, 256);
       }
+      // Stagger (cooperative): consumer 0 lets consumer 1 in after issuing k_tile stagger_kt.
+      int stagger_kt = -1;
+      if (!Cfg::kPingpong && stagger > 0 && first_unit) {
+        if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
+        else stagger_kt = min(k0 + stagger, k1) - 1;
+      }
+      first_unit = false;
 
       // ============================== MAINLOOP ==============================
       // wgmma of k_tile kt runs while the copy engine fills slots kt+1 .. kt+STAGES-1; one
@@ -834,6 +856,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
           Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
                                                          kt > k0 || kb > 0);
         arch::wgmma_commit_group();
+        if (kt == stagger_kt) arch::named_barrier_arrive(kStaggerBarrier, 256);
         if constexpr (Cfg::kGeneral) {  // the tile's bias into smem while this k_tile's wgmma runs
           if (general.epi.bias && role != pipeline::SegmentRole::part && kt == k0 + kBiasStageKt<Cfg> &&
               k1 - k0 > kBiasStageKt<Cfg>)
