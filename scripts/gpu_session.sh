@@ -65,3 +65,11 @@ pgt() {
 } >> "$OUT/run.log" 2>&1
 source "$JOB"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"
+# The device returns at most 8 files from $OUT (session 17 lost a run.log that way): past that,
+# everything but run.log and build.log goes into one tarball, results.tar, so the log comes back.
+n=$(find "$OUT" -type f | wc -l)
+if [ "$n" -gt 8 ]; then
+  (cd "$OUT" && find . -type f ! -name run.log ! -name build.log ! -name results.tar -print0 | tar --null -cf results.tar -T - --remove-files)
+  find "$OUT" -mindepth 1 -type d -empty -delete
+  echo "# $n files under \$OUT: all but run.log and build.log packed into results.tar (tar -xf to read)" >> "$OUT/run.log"
+fi
