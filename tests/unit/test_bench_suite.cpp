@@ -240,3 +240,61 @@ TEST(BenchSuite, SameBytesCopyTableSetsOursAndTheBestPeerBesideIt) {
   EXPECT_DOUBLE_EQ(b["ours_pct"].get<double>(), 50.0);
   EXPECT_TRUE(b["peer_pct"].is_null()) << b.dump();
 }
+
+// What the semantics cost (issue 13's measure, bench/suites/epilogue_cost.txt): plain, bias and
+// bias + GELU in turn, three times, k5 and cuBLASLt; each epilogue run against the median of its
+// kernel's plain runs of the same shape and types. A layout (NN) counts as semantics; a shape with
+// no plain run of the kernel, and a failed run, give no ratio.
+TEST(BenchSuite, SemanticsCostIsEachRunAgainstTheMedianPlainRunOfItsKernel) {
+  auto with = [](int64_t m, Bias bias, Activation act, std::vector<BenchResult> rs) {
+    BenchReport b = run(m, 4096, 4096, std::move(rs));
+    b.problem.bias = bias;
+    b.problem.activation = act;
+    b.problem = b.problem.normalized();
+    return b;
+  };
+  const double plain_k5[] = {1.00, 1.02, 0.98}, bias_k5[] = {1.01, 1.011, 1.009}, gelu_k5[] = {1.03, 1.028, 1.031};
+  std::vector<BenchReport> runs;
+  for (int i = 0; i < 3; ++i) {
+    runs.push_back(with(4096, Bias::none, Activation::none,
+                        {result("k5", plain_k5[i], 0, ""), result("cublaslt_f16", 2.0, 0, "")}));
+    runs.push_back(with(4096, Bias::per_col, Activation::none,
+                        {result("k5", bias_k5[i], 0, ""), result("cublaslt_f16", 1.9, 0, "")}));
+    runs.push_back(with(4096, Bias::per_col, Activation::gelu_tanh,
+                        {result("k5", gelu_k5[i], 0, ""), result("cublaslt_f16", 2.2, 0, "")}));
+  }
+  BenchReport nn = run(4096, 4096, 4096, {result("k5", 1.05, 0, "")});
+  ASSERT_TRUE(parse_layout_name("NN", &nn.problem.a_layout, &nn.problem.b_layout));
+  runs.push_back(nn);
+  // No plain run of k5 at this shape: no ratio; a refused run: none either.
+  BenchResult refused = result("k5", 0, 0, "");
+  refused.status = Status::error(StatusCode::not_supported, "refused");
+  runs.push_back(with(1024, Bias::per_col, Activation::none, {result("k5", 0.5, 0, ""), refused}));
+
+  const std::vector<SemanticsCost> c = semantics_costs(runs);
+  ASSERT_EQ(c.size(), 5u);
+  EXPECT_EQ(c[0].variant, "k5");
+  EXPECT_EQ(c[0].semantics, "bias col");
+  EXPECT_EQ(c[0].types, "f16/f16");
+  EXPECT_EQ(c[0].runs, 3);
+  EXPECT_DOUBLE_EQ(c[0].median, 1.01);  // the plain median is 1.00
+  EXPECT_DOUBLE_EQ(c[0].lowest, 1.009);
+  EXPECT_DOUBLE_EQ(c[0].highest, 1.011);
+  EXPECT_EQ(c[1].variant, "cublaslt_f16");
+  EXPECT_DOUBLE_EQ(c[1].median, 0.95);
+  EXPECT_EQ(c[2].semantics, "bias col, gelu_tanh");
+  EXPECT_DOUBLE_EQ(c[2].median, 1.03);
+  EXPECT_DOUBLE_EQ(c[2].highest, 1.031);
+  EXPECT_DOUBLE_EQ(c[3].median, 1.1);
+  EXPECT_EQ(c[4].semantics, "NN");
+  EXPECT_EQ(c[4].runs, 1);
+  EXPECT_DOUBLE_EQ(c[4].median, 1.05);
+
+  BenchRuns r = sweep();
+  r.runs = runs;
+  r.semantics_costs = c;
+  const std::string md = report::render_markdown(document(r));
+  EXPECT_NE(md.find("| k5 | 4096x4096x4096 | f16/f16 | bias col, gelu_tanh | 3 | 1.030 | 1.028 | 1.031 |"),
+            std::string::npos)
+      << md;
+}

@@ -47,6 +47,18 @@ struct KernelSummary {
 };
 std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs);
 
+// What the semantics cost (issue 13): each run with semantics -- layouts, alpha, beta C, batch, bias,
+// activation (semantics_text) -- against the plain TN runs of the same shape, types and kernel in
+// the same sweep: ratio = its time / the median of those plain times. A suite that repeats its
+// lines in turn (bench/suites/epilogue_cost.txt) gives one ratio per repeat: their median, lowest
+// and highest. Groups in first-seen order; none without a plain run to compare with.
+struct SemanticsCost {
+  std::string variant, shape, types, semantics;  // types: "A/D"
+  int runs = 0;
+  double median = 0, lowest = 0, highest = 0;
+};
+std::vector<SemanticsCost> semantics_costs(const std::vector<BenchReport>& runs);
+
 // bench --kernel auto --candidates: per shape, ratio = the fastest variant timed beside auto (its
 // own pick by name, cuBLAS included) / auto's time; 1.0 = auto took the fastest.
 struct AutoSummary {

@@ -167,6 +167,7 @@ struct BenchRuns {
   int shapes = 0;
   std::vector<KernelSummary> summary;  // sweeps: per kernel against the best cuBLAS
   AutoSummary auto_summary;            // sweeps with auto and --candidates: auto against the fastest
+  std::vector<SemanticsCost> semantics_costs;  // sweeps: each semantics against the plain run of its kernel
   BenchEnv env;
   int failures = 0;               // results that did not run
   Status error;                   // a run that could not complete (the runs before it are kept)

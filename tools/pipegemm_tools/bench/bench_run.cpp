@@ -166,7 +166,7 @@ Status run_bench(const BenchRequest& r, BenchRuns* out) {
     if (r.progress && plans.size() > 1) r.progress(int(i + 1), int(plans.size()), plans[i].problem.shape);
     bench_shape(plans[i], want_auto, sel.peers, r, &runs);
   }
-  if (runs.sweep) runs.summary = suite_summary(runs.runs);
+  if (runs.sweep) runs.summary = suite_summary(runs.runs), runs.semantics_costs = semantics_costs(runs.runs);
   if (runs.sweep && r.candidates) runs.auto_summary = auto_summary(runs.runs);
   *out = std::move(runs);
   return {};

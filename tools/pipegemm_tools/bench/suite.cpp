@@ -7,6 +7,7 @@
 
 #include "pipegemm/registry.hpp"
 #include "pipegemm_tools/bench_suite.hpp"
+#include "pipegemm_tools/reports.hpp"  // semantics_text
 
 namespace pipegemm {
 
@@ -145,6 +146,52 @@ std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs) {
     }
   for (size_t i = 0; i < out.size(); ++i)
     if (out[i].shapes > 0) out[i].geomean = std::exp(logs[i] / out[i].shapes);
+  return out;
+}
+
+std::vector<SemanticsCost> semantics_costs(const std::vector<BenchReport>& runs) {
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  struct Group {
+    SemanticsCost c;
+    std::vector<double> ms;
+  };
+  std::vector<Group> plain, with;  // plain: semantics ""
+  for (const BenchReport& b : runs) {
+    const std::string sem = semantics_text(b.problem, b.c_in_place);
+    const std::string types = std::string(to_string(b.problem.a_type)) + "/" + to_string(b.problem.d_type);
+    std::vector<Group>& into = sem.empty() ? plain : with;
+    for (const BenchResult& x : b.results) {
+      if (!x.status.ok() || x.ms_median <= 0) continue;
+      auto g = std::find_if(into.begin(), into.end(), [&](const Group& y) {
+        return y.c.variant == x.variant && y.c.shape == b.problem.shape_string() && y.c.types == types &&
+               y.c.semantics == sem;
+      });
+      if (g == into.end()) {
+        into.push_back({{x.variant, b.problem.shape_string(), types, sem}, {}});
+        g = into.end() - 1;
+      }
+      g->ms.push_back(x.ms_median);
+    }
+  }
+  std::vector<SemanticsCost> out;
+  for (Group& g : with) {
+    auto base = std::find_if(plain.begin(), plain.end(), [&](const Group& y) {
+      return y.c.variant == g.c.variant && y.c.shape == g.c.shape && y.c.types == g.c.types;
+    });
+    if (base == plain.end()) continue;
+    const double ref = median(base->ms);
+    std::vector<double> r;
+    for (double ms : g.ms) r.push_back(ms / ref);
+    g.c.runs = int(r.size());
+    g.c.median = median(r);
+    g.c.lowest = *std::min_element(r.begin(), r.end());
+    g.c.highest = *std::max_element(r.begin(), r.end());
+    out.push_back(g.c);
+  }
   return out;
 }
 

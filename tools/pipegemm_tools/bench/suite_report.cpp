@@ -1,6 +1,6 @@
 // The report of a bench sweep (a suite file or shape ranges): the environment once, one results
 // table of every (shape, variant), then each kernel's geometric mean and worst ratio against the
-// best cuBLAS peer of its types.
+// best cuBLAS peer of its types, and what each semantics costs against the plain run of its kernel.
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {
@@ -119,6 +119,17 @@ report::Document sweep_document(const BenchRuns& r) {
            Cell(k.worst_peer, any ? k.worst_peer : "-")});
   }
   if (r.summary.empty()) s.notes.push_back("(no kernel of ours in the selection)");
+  if (!r.semantics_costs.empty()) {
+    report::Table& c = d.section().table(
+        "semantics_cost",
+        "each run with semantics against the plain TN runs of its shape, types and kernel (time / their median; "
+        "repeated lines: the median ratio, lowest and highest):",
+        {{"variant", "kernel"}, {"shape", "shape"}, {"types", "A/D"}, {"semantics", "semantics"}, {"runs", "runs"},
+         {"median", "x plain"}, {"lowest", "lowest"}, {"highest", "highest"}});
+    for (const SemanticsCost& x : r.semantics_costs)
+      c.add({x.variant, x.shape, x.types, x.semantics, x.runs, Cell(x.median, fixed(x.median, 3)),
+             Cell(x.lowest, fixed(x.lowest, 3)), Cell(x.highest, fixed(x.highest, 3))});
+  }
   const AutoSummary& a = r.auto_summary;
   if (a.shapes > 0) {
     report::Section& as = d.section("auto_vs_fastest", false);
