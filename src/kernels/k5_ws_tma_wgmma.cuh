@@ -127,9 +127,9 @@ struct K5Variant {
   }
 
   // Tuning knobs from the environment (0 / unset: the defaults below).
-  static int env_int(const char* name) {
+  static int env_int(const char* name, int unset = 0) {
     const char* e = std::getenv(name);
-    return e ? std::max(0, std::atoi(e)) : 0;
+    return e ? std::max(0, std::atoi(e)) : unset;
   }
   static int raster_group_override() {
     static const int g = env_int("PIPEGEMM_K5_RASTER_GROUP");
@@ -144,17 +144,11 @@ struct K5Variant {
     return n;
   }
   static int stagger_override() {  // cooperative: k_tiles consumer 1 trails consumer 0 by (-1: default)
-    static const int n = [] {
-      const char* e = std::getenv("PIPEGEMM_K5_STAGGER");
-      return e ? std::max(0, std::atoi(e)) : -1;
-    }();
+    static const int n = env_int("PIPEGEMM_K5_STAGGER", -1);
     return n;
   }
   static int64_t short_k_max() {  // the short-K config runs up to this K
-    static const int64_t n = [] {
-      const char* e = std::getenv("PIPEGEMM_K5_SHORT_K");
-      return e ? int64_t(std::max(0, std::atoi(e))) : kShortK;
-    }();
+    static const int64_t n = env_int("PIPEGEMM_K5_SHORT_K", int(kShortK));
     return n;
   }
   static int sk_fan_in_override() {  // stream-K, fewer units than workers: workers per unit
@@ -224,10 +218,8 @@ struct K5Variant {
     // Stagger: consumer 1 trails consumer 0 by this many k_tiles, at most STAGES - 1 (the ring); with
     // K <= kShortK a tile has few k_tiles to overlap (and the short-K general form meets at a 256-thread
     // barrier every tile), so the consumers stay in step.
-    const int stagger = C::kPingpong ? 0
-                                     : std::min(C::STAGES - 1, stagger_override() >= 0 ? stagger_override()
-                                                               : p.k > kShortK           ? C::kStagger
-                                                                                         : 0);
+    const int wanted = stagger_override() >= 0 ? stagger_override() : p.k > kShortK ? C::kStagger : 0;
+    const int stagger = C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted);
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, stagger,
                                         general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");

@@ -1,6 +1,7 @@
 // Device-side verification and timing, shared by the CLI, the GPU tests and the benchmarks.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -132,6 +133,13 @@ struct BenchReport {
   double same_bytes_copy_ms = 0;  // a copy moving set_bytes (read + written), timed like a variant; 0: not run
   std::vector<BenchResult> results;
 };
+// The median of a sample (the middle value, or the mean of the middle two).
+template <class T>
+double median_of(std::vector<T> t) {
+  std::sort(t.begin(), t.end());
+  const size_t n = t.size();
+  return n % 2 ? double(t[n / 2]) : 0.5 * (double(t[n / 2 - 1]) + double(t[n / 2]));
+}
 // A result's GB/s as % of the copy measured in its run; 0 where it failed or no copy was measured.
 inline double pct_of_copy(const BenchReport& b, const BenchResult& x) {
   return x.status.ok() && b.copy_gbps > 0 ? 100.0 * x.gbps / b.copy_gbps : 0.0;

@@ -2,7 +2,7 @@
 // sample_us), warm-up first, median of many, buffer sets rotated over >= 2x L2 so no launch
 // reads operands another left in cache, variants interleaved in rounds so clock drift hits all
 // of them alike, each timed block queued behind a stream hold so it runs without host gaps
-// (the blocks, medians and copies: timing.hpp).
+// (the blocks and copies: timing.hpp; median_of: bench.hpp).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,7 +20,6 @@ namespace {
 
 using bench_detail::idle_before_block;
 using bench_detail::launches_per_sample;
-using bench_detail::median_of;
 using bench_detail::time_block;
 using bench_detail::TimedBlock;
 

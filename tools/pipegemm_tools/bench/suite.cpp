@@ -150,11 +150,6 @@ std::vector<KernelSummary> suite_summary(const std::vector<BenchReport>& runs) {
 }
 
 std::vector<SemanticsCost> semantics_costs(const std::vector<BenchReport>& runs) {
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  };
   struct Group {
     SemanticsCost c;
     std::vector<double> ms;
@@ -183,11 +178,11 @@ std::vector<SemanticsCost> semantics_costs(const std::vector<BenchReport>& runs)
       return y.c.variant == g.c.variant && y.c.shape == g.c.shape && y.c.types == g.c.types;
     });
     if (base == plain.end()) continue;
-    const double ref = median(base->ms);
+    const double ref = median_of(base->ms);
     std::vector<double> r;
     for (double ms : g.ms) r.push_back(ms / ref);
     g.c.runs = int(r.size());
-    g.c.median = median(r);
+    g.c.median = median_of(r);
     g.c.lowest = *std::min_element(r.begin(), r.end());
     g.c.highest = *std::max_element(r.begin(), r.end());
     out.push_back(g.c);

@@ -42,11 +42,6 @@ int launches_per_sample(double ms_per_launch, const BenchOptions& opt, int reps)
   const int fit = int(std::ceil(opt.sample_us * 1e-3 / std::max(ms_per_launch, 1e-6)));
   return std::clamp(fit, 1, std::max(1, kMaxHeldLaunches / reps));
 }
-double median_of(std::vector<float> t) {
-  std::sort(t.begin(), t.end());
-  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-}
-
 cudaError_t idle_before_block(const BenchOptions& opt) {
   if (opt.idle_ms <= 0) return cudaSuccess;
   const cudaError_t e = cudaDeviceSynchronize();

@@ -1,5 +1,5 @@
 // The bench harness's timing primitives (harness.cpp times the variants with them): timed blocks
-// of launches behind a stream hold, the idle before a block, medians, the 1 GiB device copy and a
+// of launches behind a stream hold, the idle before a block, the 1 GiB device copy and a
 // copy of a problem's own bytes.
 #pragma once
 
@@ -20,7 +20,6 @@ constexpr int kMaxHeldLaunches = 256;
 // Launches per timed sample: enough to last sample_us (events resolve ~0.5 us), the block of
 // `reps` samples under kMaxHeldLaunches.
 int launches_per_sample(double ms_per_launch, const BenchOptions& opt, int reps);
-double median_of(std::vector<float> t);
 
 // --idle-ms: the device idles before each block, so every block starts from the same power state.
 cudaError_t idle_before_block(const BenchOptions& opt);

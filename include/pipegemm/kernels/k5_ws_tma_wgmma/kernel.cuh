@@ -827,7 +827,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       if constexpr (Cfg::kPingpong) {
         if (item - cluster_cnt >= cluster_idx) arch::named_barrier_sync(kTurnBarrier + c, 256);
       }
-      // Stagger (cooperative): consumer 0 lets consumer 1 in after issuing k_tile stagger_kt.
+      // Stagger (cooperative): consumer 0 lets consumer 1 in after issuing k_tile stagger_kt. A flag,
+      // not seq == 0: seq is otherwise only the trace's, and keeping it live spills the general
+      // f32-D kernels (ptxas, 12 bytes).
       int stagger_kt = -1;
       if (!Cfg::kPingpong && stagger > 0 && first_unit) {
         if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
