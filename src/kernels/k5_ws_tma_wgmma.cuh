@@ -29,9 +29,10 @@ namespace pipegemm::detail {
 // epilogue buffers, so the stores drain under the next mainloop.
 // Ping-pong hides the tile's stores under the other consumer's mainloop already, and B-resident is a
 // short-K form of its own (deferred stores): their own configs.
+// The wide tile (kMBlocks = 2) has neither the registers to defer nor the smem for 4 buffers: itself.
 template <class Cfg>
 using K5ShortK = std::conditional_t<
-    Cfg::kPingpong || Cfg::kBResident, Cfg,
+    Cfg::kPingpong || Cfg::kBResident || (Cfg::kMBlocks > 1), Cfg,
     std::conditional_t<
     sizeof(typename Cfg::TD) == 2,
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
@@ -73,15 +74,16 @@ struct K5Variant {
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
                     Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
                 "both configs compute the same problem with the same tile");
-  static constexpr bool kDeferAlways =
-      sizeof(typename Cfg::TD) == 2 && Cfg::BN == 256 && !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
+  static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
+                                       !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
   using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
   // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
-  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident;
+  // The wide tile (256x192, 2 x 96 accumulators a consumer): the plain form too.
+  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
@@ -231,7 +233,8 @@ struct K5Variant {
     const bool two_m_tiles = p.m > Cfg::BM;
     const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
-      if (!p.plain()) return Status::error(StatusCode::not_supported, "k5 s8 / B-resident: the plain TN GEMM only");
+      if (!p.plain())
+        return Status::error(StatusCode::not_supported, "k5 s8 / B-resident / 256x192: the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
         if (p.n > Cfg::BN || p.k > Cfg::kMaxK)
           return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");
@@ -305,6 +308,8 @@ struct K5Variant {
     if constexpr (Cfg::kPingpong) v.auto_candidate = false;
     // Stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md): by name.
     if constexpr (Cfg::kStreamK) v.auto_candidate = false;
+    // The wide 256x192 tile: by name until measured beside the 128x256 one.
+    if constexpr (Cfg::kMBlocks > 1) v.auto_candidate = false;
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::BN;
       v.req.max_k = Cfg::kMaxK;

@@ -25,8 +25,13 @@ std::string tile_words(const Variant& v) {
   const TileConfig& t = v.tile;
   std::string s = std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk);
   const Mechanism& m = v.mech;
-  if (m.warp_specialized)
+  if (m.warp_specialized) {
     s += ", 1 producer + " + std::to_string(m.consumers) + " consumer warpgroups" + (m.pingpong ? " (ping-pong)" : "");
+    // A cooperative consumer of more than one wgmma's 64 rows issues one wgmma per m64 block.
+    if (m.mma == MmaKind::wgmma && !m.pingpong && m.consumers > 0 && t.mma_m > 0 && t.bm / m.consumers > t.mma_m)
+      s += " of " + std::to_string(t.bm / m.consumers) + " rows (" + std::to_string(t.bm / m.consumers / t.mma_m) +
+           " m" + std::to_string(t.mma_m) + "n" + std::to_string(t.mma_n) + " blocks each)";
+  }
   else if (m.mma == MmaKind::ffma)
     s += ", 16x16 threads, " + std::to_string(t.bm / 16) + "x" + std::to_string(t.bn / 16) + " each";
   else if (m.swap_ab)

@@ -173,6 +173,37 @@ TEST(LadderRegistry, K5CooperativeConsumersAreStaggeredAndSixteenBitTilesStoreUn
   EXPECT_TRUE(contains(f32out->symbol, "Li4ELi2ELb0ELb0")) << f32out->symbol;
 }
 
+// Session 18: the wide k5 tile (256x192, issue 16) -- each cooperative consumer owns 128 rows as two
+// m64n192 wgmma blocks, 3 stages; the plain TN GEMM only (a refusal names the missing capability),
+// by name until measured, and the SASS check expects both blocks' wgmma in every k_tile.
+TEST(LadderRegistry, K5WideTileIsTwoM64N192BlocksPerConsumerPlainAndByName) {
+  const Variant* f16 = find_variant("k5_f16_256x192x64_s3");
+  const Variant* i8 = find_variant("k5_i8_256x192x128_s3");
+  if (!f16 || !i8) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  for (const Variant* v : {f16, i8}) {
+    EXPECT_EQ(v->tile.bm, 256);
+    EXPECT_EQ(v->tile.bn, 192);
+    EXPECT_EQ(v->tile.stages, 3);
+    EXPECT_EQ(v->tile.threads, 384);                      // 1 producer + 2 consumer warpgroups
+    EXPECT_LE(v->tile.smem_bytes, 227 * 1024);
+    EXPECT_EQ(v->tile.mma_n, 192);
+    EXPECT_EQ(v->mech.stagger, 0);
+    EXPECT_FALSE(v->auto_candidate);
+    EXPECT_TRUE(contains(v->description, "of 128 rows (2 m64n192 blocks each)")) << v->description;
+    // 256x192xBK over 2 consumers of m64n192: 2 blocks x BK / k per consumer per k_tile.
+    EXPECT_EQ(sass::expect_for(*v).mma_per_k_tile, 8);
+  }
+  // The general form is not built for it: layouts, epilogues and batches are refused before a launch.
+  Problem p = problem(DType::f16, 4096, 4096, 4096);
+  EXPECT_TRUE(check_variant(*f16, p, 90).ok());
+  p.a_layout = Layout::ColMajor;
+  EXPECT_EQ(check_variant(*f16, p, 90).code, StatusCode::not_supported);
+  p = problem(DType::f16, 4096, 4096, 4096);
+  p.activation = Activation::relu;
+  EXPECT_EQ(check_variant(*f16, p, 90).code, StatusCode::not_supported);
+  EXPECT_TRUE(contains(f16->symbol, "Li256ELi192ELi64ELi3ELi3ELb0")) << f16->symbol;
+}
+
 TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   // 4095x4097x255 fp16: lda = 255 halves = 510 bytes breaks the 16-byte vector of k1..k4.
   Problem p = problem(DType::f16, 4095, 4097, 255);

@@ -199,6 +199,19 @@ TEST(TileRules, TheK5FamilyAddsItsOwnShape) {
   EXPECT_NE(refusal(k).find("128-byte swizzle span: BK must be 64"), std::string::npos) << refusal(k);
   k.bk = 64, k.threads = 256;
   EXPECT_NE(refusal(k).find("384 threads"), std::string::npos) << refusal(k);
+  // The wide tile: two m64n192 blocks a consumer (BM = 256, BN = 192), 3 stages; no other N, no 192 rows
+  // (three consumers of 64 rows cannot compile: docs/hopper.md), and 4 stages of 56 KB do not fit
+  // beside the six 8 KB epilogue chunk buffers.
+  plan::KernelDesc w = tile(256, 192, 64, 3, DType::f16, 384, PipelineKind::mbarrier_ring, MmaKind::wgmma);
+  w.family = k.family;
+  w.extra_smem = 6 * 8192;
+  EXPECT_EQ(refusal(w), "(accepted)");
+  w.bn = 256;
+  EXPECT_NE(refusal(w).find("BN must be 192, not 256"), std::string::npos) << refusal(w);
+  w.bm = 192, w.bn = 256;
+  EXPECT_NE(refusal(w).find("BM must be 128 or 256, not 192"), std::string::npos) << refusal(w);
+  w.bm = 256, w.bn = 192, w.stages = 4;
+  EXPECT_NE(refusal(w).find("at most 227 KB"), std::string::npos) << refusal(w);
   k.family.clear();  // a generic TMA + wgmma ring is not held to k5's shape
   EXPECT_EQ(refusal(k), "(accepted)");
 }

@@ -88,6 +88,14 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+#define PIPEGEMM_WGMMA_R64_95 \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95"
+#define PIPEGEMM_WGMMA_D32(C, o) \
+  C(d[(o) + 0]), C(d[(o) + 1]), C(d[(o) + 2]), C(d[(o) + 3]), C(d[(o) + 4]), C(d[(o) + 5]), C(d[(o) + 6]), C(d[(o) + 7]), \
+  C(d[(o) + 8]), C(d[(o) + 9]), C(d[(o) + 10]), C(d[(o) + 11]), C(d[(o) + 12]), C(d[(o) + 13]), C(d[(o) + 14]), C(d[(o) + 15]), \
+  C(d[(o) + 16]), C(d[(o) + 17]), C(d[(o) + 18]), C(d[(o) + 19]), C(d[(o) + 20]), C(d[(o) + 21]), C(d[(o) + 22]), C(d[(o) + 23]), \
+  C(d[(o) + 24]), C(d[(o) + 25]), C(d[(o) + 26]), C(d[(o) + 27]), C(d[(o) + 28]), C(d[(o) + 29]), C(d[(o) + 30]), C(d[(o) + 31])
 #define PIPEGEMM_WGMMA_D64(C, o) \
   C(d[(o) + 0]), C(d[(o) + 1]), C(d[(o) + 2]), C(d[(o) + 3]), C(d[(o) + 4]), C(d[(o) + 5]), C(d[(o) + 6]), C(d[(o) + 7]), \
   C(d[(o) + 8]), C(d[(o) + 9]), C(d[(o) + 10]), C(d[(o) + 11]), C(d[(o) + 12]), C(d[(o) + 13]), C(d[(o) + 14]), C(d[(o) + 15]), \
@@ -102,6 +110,13 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
                PIPEGEMM_WGMMA_R64_127 "}, %128, %129, " TAIL ";\n}\n"                                  \
                : PIPEGEMM_WGMMA_D64(C, 0), PIPEGEMM_WGMMA_D64(C, 64)                                    \
                : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+// The m64n192 form (BN = 192 tiles, two m64 blocks a consumer: 96 registers each): %96 and %97
+// the descriptors, %98 `accumulate`, %99 and %100 imm-trans-a/b.
+#define PIPEGEMM_WGMMA_M64N192_BODY(INSTR, C, TAIL)                                            \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_63 ", "         \
+               PIPEGEMM_WGMMA_R64_95 "}, %96, %97, " TAIL ";\n}\n"                                      \
+               : PIPEGEMM_WGMMA_D64(C, 0), PIPEGEMM_WGMMA_D32(C, 64)                                    \
+               : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 // The m64n128 form (BN = 128 tiles: half the accumulators, 64 registers per thread): %64 and %65
 // the descriptors, %66 `accumulate`, %67 and %68 imm-trans-a/b.
 #define PIPEGEMM_WGMMA_M64N128_BODY(INSTR, C, TAIL)                                            \
@@ -110,7 +125,7 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
                : PIPEGEMM_WGMMA_D64(C, 0)                                                              \
                : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
-// D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256 or 128, T = __half or
+// D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256, 192 or 128, T = __half or
 // __nv_bfloat16 (the operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is
 // K-major, 1 = MN-major (16-bit types only: the hardware transposes). `accumulate` false
 // overwrites D (scale-d = 0): the first k_block of a tile needs no zeroing. kK: the K of one
@@ -118,7 +133,7 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
 template <class T, int N>
 struct WgmmaM64F32 {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "fp16 or bf16 operands");
-  static_assert(N == 256 || N == 128, "m64n256 or m64n128");
+  static_assert(N == 256 || N == 192 || N == 128, "m64n256, m64n192 or m64n128");
   static constexpr int kK = 16;
   template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
@@ -126,6 +141,10 @@ struct WgmmaM64F32 {
       PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "+f", "p, 1, 1, %131, %132")
     else if constexpr (N == 256)
       PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16", "+f", "p, 1, 1, %131, %132")
+    else if constexpr (N == 192 && std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N192_BODY("wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16", "+f", "p, 1, 1, %99, %100")
+    else if constexpr (N == 192)
+      PIPEGEMM_WGMMA_M64N192_BODY("wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16", "+f", "p, 1, 1, %99, %100")
     else if constexpr (std::is_same_v<T, __half>)
       PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "+f", "p, 1, 1, %67, %68")
     else
@@ -133,32 +152,36 @@ struct WgmmaM64F32 {
   }
 };
 
-// D (64x256, s32) (+)= A (64x32 s8 smem) * B (256x32 s8 smem)^T, exact (wrapping) integer sums.
-// Integer wgmma reads only K-major tiles (no imm-trans), so TRANS_A / TRANS_B must be 0.
-struct WgmmaM64N256S32S8 {
+// D (64xN, s32) (+)= A (64x32 s8 smem) * B (Nx32 s8 smem)^T, N = 256 or 192, exact (wrapping)
+// integer sums. Integer wgmma reads only K-major tiles (no imm-trans), so TRANS_A / TRANS_B must be 0.
+template <int N>
+struct WgmmaM64S32S8 {
+  static_assert(N == 256 || N == 192, "m64n256 or m64n192");
   static constexpr int kK = 32;
   template <int TRANS_A = 0, int TRANS_B = 0>
-  __device__ __forceinline__ static void mma(int32_t (&d)[128], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
+  __device__ __forceinline__ static void mma(int32_t (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
     static_assert(TRANS_A == 0 && TRANS_B == 0, "s8 wgmma takes K-major operands only");
-    PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "+r", "p")
+    if constexpr (N == 256)
+      PIPEGEMM_WGMMA_M64N256_BODY("wgmma.mma_async.sync.aligned.m64n256k32.s32.s8.s8", "+r", "p")
+    else
+      PIPEGEMM_WGMMA_M64N192_BODY("wgmma.mma_async.sync.aligned.m64n192k32.s32.s8.s8", "+r", "p")
   }
 };
 
 #undef PIPEGEMM_WGMMA_M64N256_BODY
+#undef PIPEGEMM_WGMMA_M64N192_BODY
 #undef PIPEGEMM_WGMMA_M64N128_BODY
 #undef PIPEGEMM_WGMMA_D64
+#undef PIPEGEMM_WGMMA_D32
+#undef PIPEGEMM_WGMMA_R64_95
 #undef PIPEGEMM_WGMMA_R64_127
 #undef PIPEGEMM_WGMMA_R0_63
 
-// The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256 or
-// 128), s32 for s8 (N = 256).
+// The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256,
+// 192 or 128), s32 for s8 (N = 256 or 192).
 template <class T, int N = 256>
 struct WgmmaM64 {
-  using type = WgmmaM64F32<T, N>;
-};
-template <>
-struct WgmmaM64<int8_t, 256> {
-  using type = WgmmaM64N256S32S8;
+  using type = std::conditional_t<std::is_same_v<T, int8_t>, WgmmaM64S32S8<N>, WgmmaM64F32<T, N>>;
 };
 
 }  // namespace pipegemm::arch

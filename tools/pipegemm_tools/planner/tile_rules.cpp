@@ -39,7 +39,8 @@ Status vector_copy_rules(const KernelDesc& k) {
 }
 
 // kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
-// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups, one m64n256 or m64n128 per k_block).
+// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256 or
+// m64n128 per k_block -- or, the wide tile, of two m64n192 blocks).
 Status tma_rules(const KernelDesc& k) {
   const int eb = dtype_bytes(k.in);
   if (k.bn / 2 > 256 || k.bm > 256)
@@ -48,17 +49,19 @@ Status tma_rules(const KernelDesc& k) {
     return bad("a stage of " + str(ring_bytes_per_stage(k)) + " bytes is past the mbarrier tx-count range (< 1 MB)");
   if (k.family != "k5_ws_tma_wgmma") return {};
   const std::string f = "k5_ws_tma_wgmma: ";
-  const int tile_rows = k.pingpong ? 64 : 128;  // ping-pong: each consumer its own 64-row tile
-  if (k.bm != tile_rows)
-    return bad(f + (k.pingpong ? "one consumer warpgroup per 64-row tile (ping-pong)" : "two consumer warpgroups of 64 rows each") +
-               ": BM must be " + str(tile_rows) + ", not " + str(k.bm));
-  if (k.bn != 256 && !(k.bn == 128 && k.in != DType::i8))
+  if (k.pingpong && k.bm != 64)
+    return bad(f + "one consumer warpgroup per 64-row tile (ping-pong): BM must be 64, not " + str(k.bm));
+  if (!k.pingpong && k.bm != 128 && k.bm != 256)
+    return bad(f + "two consumer warpgroups of one or two m64 blocks each: BM must be 128 or 256, not " + str(k.bm));
+  if (k.bm == 256 && k.bn != 192)
+    return bad(f + "the wide tile (two m64 blocks a consumer, 2 x 96 accumulators): BN must be 192, not " + str(k.bn));
+  if (k.bm != 256 && k.bn != 256 && !(k.bn == 128 && k.in != DType::i8))
     return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128) covers the CTA tile's N: BN must be 256" +
                (k.in == DType::i8 ? "" : " or 128") + ", not " + str(k.bn));
   if (k.bk * eb != 128)
     return bad(f + "a K-major row of a slot is exactly one 128-byte swizzle span: BK must be " + str(128 / eb) +
                " for " + to_string(k.in) + ", not " + str(k.bk));
-  if ((k.bm * k.bk * eb) % 1024 || (k.bn * k.bk * eb) % 1024)
+  if ((k.bm * k.bk * eb) % 1024 || (k.bn / 2 * k.bk * eb) % 1024)  // B's half: a 2-CTA cluster's multicast share
     return bad(f + "every wgmma operand tile starts on a 1024-byte swizzle boundary (stage tiles of whole KB)");
   const int threads = 128 * (1 + 2);
   if (k.threads != threads)
@@ -149,8 +152,8 @@ Status describe_tile(const PlanRequest& r, const ArchSpec& a, KernelDesc* out) {
   else if (r.mma == "ffma") k.mma = MmaKind::ffma;
   else if (!r.mma.empty()) return bad("unknown --mma '" + r.mma + "' (mma.sync, wgmma, ffma)");
   k.stages = r.stages >= 0 ? r.stages : 2;
-  // A warp-specialized family's CTA is its warpgroups: one producer + BM/64 consumers.
-  k.threads = r.threads >= 0 ? r.threads : warp_specialized ? 128 * (1 + k.bm / 64) : 128;
+  // A warp-specialized family's CTA is its warpgroups: one producer + two consumers.
+  k.threads = r.threads >= 0 ? r.threads : warp_specialized ? 128 * (1 + 2) : 128;
   if (r.regs > 0) {
     k.regs_per_thread = r.regs;
     k.regs_source = "--regs";

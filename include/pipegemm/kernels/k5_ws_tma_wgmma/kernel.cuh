@@ -11,7 +11,9 @@
 //   warpgroups 1, 2  consumers: each owns 64 rows of the (BM=128, BN=256) tile and issues
 //                    wgmma m64n256k16 (fp32 accumulators, 128 registers per thread; s8:
 //                    m64n256k32 into s32 accumulators, the same fragment) straight
-//                    from the swizzled slots; takes registers (setmaxnreg.inc). The epilogue
+//                    from the swizzled slots; takes registers (setmaxnreg.inc). The wide
+//                    tile (BM=256, BN=192): each owns 128 rows, two m64n192 blocks (kMBlocks)
+//                    sharing each B read, 192 accumulators. The epilogue
 //                    converts, stmatrix-es 64-column chunks into smem and TMA-stores them.
 //                    Ping-pong (kPingpong): each consumer computes whole (64, 256) tiles of
 //                    its own, in turns, so one's epilogue overlaps the other's mainloop.
@@ -83,6 +85,12 @@ struct K5Smem {
 // A_MN_ / B_MN_ (general form only): the operand is MN-major in memory (M- or N-contiguous: NN,
 // NT, TT). Its slot then holds (rows/64) TMA boxes of (64 MN-elements, BK K rows), each a run of
 // 128-byte K rows, and wgmma reads it transposed (imm-trans = 1) -- no copy, the same ring.
+// BM_ = 256 (cooperative, plain form, BN = 192, 3 stages): each consumer owns 128 rows as two m64
+// blocks (kMBlocks = 2), the tile's B k_tile read once per block by the same descriptor. Per k16 the
+// CTA's wgmma read 32 KB and TMA writes 14 KB for 0.79 M MACs (58 B per 1k MACs against the
+// 128x256 tile's 61), and a MAC costs 0.018 bytes of L2 reads against 0.023 (22% less; 2-CTA
+// clusters: 0.014 against 0.016). A (256 + 192)-row k_tile is 56 KB: 3 stages fit beside 6 chunk
+// buffers. (Four warpgroups of 64 rows cannot compile: docs/hopper.md.)
 // PINGPONG_ (plain form): the two consumers take turns on whole (BM = 64, BN) tiles instead of
 // sharing a (128, BN) one -- consumer c computes the CTA's work items c, c + 2, ...; the ring
 // delivers them in order, so one consumer's epilogue runs while the other's wgmma use the tensor
@@ -115,13 +123,16 @@ struct K5Config {
   // cost 1.028-1.031 of the plain GEMM against 1.040-1.043 in step, s8 0.7% faster, the plain
   // 16-bit GEMM unchanged (bench/results/2026-12-04_h200_s17_call{1,2,4}_*). More would leave the
   // leading consumer too few slots ahead (stagger 3: s8 back to 0.0972 ms from 0.0963).
-  static constexpr int kStagger = PINGPONG_ ? 0 : 2;
+  // The wide tile (3 stages): 0 until measured -- a lag holds slots of a short ring.
+  static constexpr int kStagger = PINGPONG_ || BM_ > 128 ? 0 : 2;
   static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
   static constexpr int kConsumers = 2;                       // consumer warpgroups
   static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
+  static constexpr int kConsumerRows = BM / kTileConsumers;  // a consumer's rows of a tile
+  static constexpr int kMBlocks = kConsumerRows / 64;        // its m64 wgmma blocks (1; the wide tile 2)
   static constexpr int kNumThreads = 128 * (1 + kConsumers); // + the producer warpgroup
-  static constexpr int kKBlocks = BK / kWgmmaK;              // wgmma per k_tile per warpgroup
-  static constexpr int kAccRegs = kWgmmaM * kWgmmaN / 128;   // fp32 accumulators per thread
+  static constexpr int kKBlocks = BK / kWgmmaK;              // wgmma k-steps per k_tile per block
+  static constexpr int kAccRegs = kWgmmaM * kWgmmaN / 128;   // accumulators per thread per m64 block
 
   static constexpr int kStageBytesA = BM * BK * int(sizeof(TA));
   static constexpr int kStageBytesB = BN * BK * int(sizeof(TA));
@@ -168,12 +179,17 @@ struct K5Config {
   static constexpr int kProducerRegs = 40;   // one thread issues TMA; the rest idle
   static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
 
-  static_assert(BM == kWgmmaM * kTileConsumers, "a consumer owns 64 rows of a tile: 128-row tiles, or 64 in ping-pong");
+  static_assert(BM == kWgmmaM * kMBlocks * kTileConsumers && (kMBlocks == 1 || kMBlocks == 2),
+                "a consumer owns 64 rows of a tile (128-row tiles, or 64 in ping-pong) or 128 (256-row tiles)");
+  static_assert(kMBlocks == 1 || (BN == 192 && !GENERAL_ && !PINGPONG_ && !B_RESIDENT_ && !STREAM_K_ && !DEFERRED_STORE_),
+                "the wide tile: 256x192, the plain ring form (2 x 96 accumulators leave no room for a deferred "
+                "tile or the general epilogue; stream-K's slots hold one block)");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
   static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
                 "stream-K: the cooperative ring form (a segment's sums stay in its consumers' registers)");
-  static_assert(BN == 256 || (BN == 128 && !kInt8), "one wgmma m64n256k16 (16-bit: or m64n128k16) covers the CTA tile's N");
+  static_assert(BN == 256 || BN == 192 || (BN == 128 && !kInt8),
+                "one wgmma m64n256 / m64n192 (16-bit: or m64n128) covers the CTA tile's N");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
   static_assert(!GENERAL_ || (kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0),
@@ -181,7 +197,8 @@ struct K5Config {
   static_assert(!kInt8 || (!GENERAL_ && (std::is_same_v<TOut, int32_t> || std::is_same_v<TOut, float>)),
                 "s8: the plain TN form, s32 or f32 D (integer wgmma reads K-major tiles only)");
   static_assert(BN / 2 <= 256 && BM <= 256, "a TMA box has at most 256 rows");
-  static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0,
+  static_assert(kStageBytesA % 1024 == 0 && kStageBytesB % 1024 == 0 && (kWgmmaM * 128) % 1024 == 0 &&
+                    (BN / 2 * BK * sizeof(TA)) % 1024 == 0,
                 "every wgmma operand tile starts on a 1024-byte swizzle boundary (descriptor base offset 0)");
   static_assert(sizeof(Smem::a[0]) == kStageBytesA && sizeof(Smem::b[0]) == kStageBytesB &&
                     sizeof(Smem::d[0][0]) == kEpiBufBytes,
@@ -637,6 +654,13 @@ __device__ __forceinline__ uint64_t operand_desc(const typename Cfg::TA* tile) {
     return arch::wgmma_desc_kmajor_sw128(tile);
 }
 
+// v, which the compiler can no longer derive from its source: what is computed from it is
+// computed again where it is used rather than kept (see the wide tile's schedule in the consumers).
+__device__ __forceinline__ int opaque(int v) {
+  asm volatile("" : "+r"(v));
+  return v;
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM); MN-major (64, BK)
@@ -771,16 +795,22 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
     // Trace: thread 0 of each consumer records (tiles as the producer counts them).
     PIPEGEMM_TRACE_LANE(trace, consumer, c, tid_wg == 0);
-    const int row_c = Cfg::kPingpong ? 0 : 64 * c;  // the consumer's first row in the tile
+    const int row_c = Cfg::kPingpong ? 0 : Cfg::kConsumerRows * c;  // the consumer's first row in the tile
     // Each consumer's 128 threads stage the tile's bias (stage_tile_bias).
     constexpr int kBiasPerThread = Cfg::BN / 128;
-    static_assert(Cfg::BM <= Cfg::BN + 16, "a per-row bias fits the bias row");
+    static_assert(!Cfg::kGeneral || (Cfg::BM <= Cfg::BN + 16 && Cfg::BN % 128 == 0),
+                  "a per-row bias fits the bias row; whole elements per thread");
     static_assert(!Cfg::kGeneral || bias_slots_as_read<Cfg::BN>(), "the per-column bias layout apply_epilogue reads");
     if (tid_wg == 0) arch::tma_prefetch_descriptor(&tmap_d);
     uint8_t* d_bufs = sD + c * Cfg::kEpiBufs * Cfg::kEpiBufBytes;
-    typename Cfg::TAcc acc[Cfg::kAccRegs];  // (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh
+    // Per m64 block mb (rows row_c + 64 mb): a (64,BN) fp32 (s8: s32) fragment, layout in arch/wgmma.cuh.
+    // The forms with one block (all but the wide tile) use blk[0], named acc.
+    typename Cfg::TAcc blk[Cfg::kMBlocks][Cfg::kAccRegs];
+    auto& acc = blk[0];
 #pragma unroll
-    for (int i = 0; i < Cfg::kAccRegs; ++i) acc[i] = 0;
+    for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
+#pragma unroll
+      for (int i = 0; i < Cfg::kAccRegs; ++i) blk[mb][i] = 0;
     State r;                        // consumers start at phase 0: wait for the first fill
     // Deferred store: the previous tile's D, packed, waiting to be written out under this
     // tile's wgmma (one chunk per k_tile).
@@ -798,16 +828,26 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
 
     // Ping-pong: consumer c takes the CTA's items c, c + 2, ... and passes over the other's k_tiles
     // in the ring (the producer loads every item in order).
+    // The wide tile: its schedule made again here from opaque M, N, so that the divisions' results
+    // are not live across setmaxnreg beside 192 accumulators (ptxas spilled two of them, 8 bytes).
+    const pipeline::TileScheduler csched = [&] {
+      if constexpr (Cfg::kMBlocks > 1)
+        return pipeline::TileScheduler((opaque(M) + BM - 1) / BM, (opaque(N) + BN - 1) / BN, opaque(cluster_m),
+                                       raster_group);
+      else
+        return sched;
+    }();
+    if constexpr (Cfg::kMBlocks > 1) work = csched.total;
     const int first_item = Cfg::kPingpong ? cluster_idx + c * cluster_cnt : cluster_idx;
     const int item_step = Cfg::kPingpong ? 2 * cluster_cnt : cluster_cnt;
     if (Cfg::kPingpong && c == 1) r.skip(k_tiles);
     bool first_unit = true;  // stagger: consumer 1 waits for consumer 0 on the first one only
     // One unit's k_tiles [k0, k1) in its role (stream-K; otherwise whole), seq counting the CTA's units.
     auto consume = [&](int item, int k0, int k1, pipeline::SegmentRole role, int seq) {
-      const int unit = Cfg::kGeneral ? item % sched.total : item;
-      const int bt = Cfg::kGeneral ? item / sched.total : 0;  // the product
+      const int unit = Cfg::kGeneral ? item % csched.total : item;
+      const int bt = Cfg::kGeneral ? item / csched.total : 0;  // the product
       (void)bt;
-      const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
+      const pipeline::TileCoord u = csched.coords(unit);  // (m unit, n tile)
       const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
       const int n0 = u.n * BN;
       PIPEGEMM_TRACE_STAMP(trace, tile_begin, seq, -1, -1);
@@ -831,7 +871,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // not seq == 0: seq is otherwise only the trace's, and keeping it live spills the general
       // f32-D kernels (ptxas, 12 bytes).
       int stagger_kt = -1;
-      if (!Cfg::kPingpong && stagger > 0 && first_unit) {
+      if (!Cfg::kPingpong && Cfg::kMBlocks == 1 && stagger > 0 && first_unit) {
         if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
         else stagger_kt = min(k0 + stagger, k1) - 1;
       }
@@ -847,16 +887,20 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         PIPEGEMM_TRACE_CLOCK(t_wait);
         pipe.consumer_wait(r);
         PIPEGEMM_TRACE_CLOCK(t_full);
-        // Consumer c's 64 rows of A start 64 * BK elements into the slot in either layout.
+        // Consumer c's rows of A start row_c * BK elements into the slot in either layout; block mb
+        // 64 rows (64 * BK elements, 8 KB) further.
         const uint64_t desc_a = operand_desc<Cfg, Cfg::kAMn>(sA + r.index * (BM * BK) + row_c * BK);
+        constexpr uint64_t kBlockStepA = (64 * BK * sizeof(TA)) >> 4;
         const uint64_t desc_b = operand_desc<Cfg, Cfg::kBMn>(sB + (Cfg::kBResident ? kt : r.index) * (BN * BK));
         constexpr uint64_t kStepA = Cfg::kAMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         constexpr uint64_t kStepB = Cfg::kBMn ? arch::kWgmmaDescMnK16Step : arch::kWgmmaDescK16Step;
         arch::wgmma_fence();
 #pragma unroll
         for (int kb = 0; kb < Cfg::kKBlocks; ++kb)
-          Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(acc, desc_a + kb * kStepA, desc_b + kb * kStepB,
-                                                         kt > k0 || kb > 0);
+#pragma unroll
+          for (int mb = 0; mb < Cfg::kMBlocks; ++mb)
+            Cfg::Wgmma::template mma<Cfg::kAMn, Cfg::kBMn>(blk[mb], desc_a + mb * kBlockStepA + kb * kStepA,
+                                                           desc_b + kb * kStepB, kt > k0 || kb > 0);
         arch::wgmma_commit_group();
         if (kt == stagger_kt) arch::named_barrier_arrive(kStaggerBarrier, 256);
         if constexpr (Cfg::kGeneral) {  // the tile's bias into smem while this k_tile's wgmma runs
@@ -889,7 +933,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // The last group retires; its slot is released so the producer, already loading the
       // next tile's k_tiles, can reuse it while this warpgroup runs the epilogue.
       arch::wgmma_wait_group<0>();
-      arch::wgmma_fence_operands(acc);
+#pragma unroll
+      for (int mb = 0; mb < Cfg::kMBlocks; ++mb) arch::wgmma_fence_operands(blk[mb]);
       PIPEGEMM_TRACE_STAMP(trace, mma_end, seq, k1 - 1, prev.index);
       pipe.consumer_release(prev, tid_wg);
       if constexpr (Cfg::kPingpong) r.skip(k_tiles);  // the other consumer's next tile
@@ -954,7 +999,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
                                      bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
           apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
         }
-        store_d_tile<Cfg>(acc, d_bufs, &tmap_d, m0 + row_c, n0, c, tid_wg, kChunkSeq, bt);
+#pragma unroll
+        for (int mb = 0; mb < Cfg::kMBlocks; ++mb)  // a block's chunks reuse the buffers in turn, like a tile's
+          store_d_tile<Cfg>(blk[mb], d_bufs, &tmap_d, m0 + row_c + 64 * mb, n0, c, tid_wg, kChunkSeq, bt);
       }
       PIPEGEMM_TRACE_STAMP(trace, epilogue_end, seq, -1, -1);
       PIPEGEMM_TRACE_STAMP(trace, tile_end, seq, -1, -1);
