@@ -25,4 +25,13 @@ for p in burst b2b; do
        --reps 30 --rounds 2 $idle
   done
 done
+# The wide tile with consumer 1 one k_tile behind (off by default: a 3-slot ring), burst, FP16 / BF16.
+export PIPEGEMM_K5_STAGGER=1; note "PIPEGEMM_K5_STAGGER=1: the wide tile alone (best cuBLAS beside it)"
+for t in f16 bf16; do
+  if [ $(( $(date +%s) - t0 )) -gt 450 ]; then note "skipped stagger 1 $t: out of call time"; continue; fi
+  pg bench --suite bench/suites/compute.txt --dtype $t --out-dtype $t --kernel k5_${t}_256x192x64_s3 \
+     --reps 20 --rounds 2 --idle-ms 25 --output "$OUT/compute_${t}_wide_stagger1_burst.md"
+done
+unset PIPEGEMM_K5_STAGGER
+[ $(( $(date +%s) - t0 )) -gt 520 ] && note "skipped fuzz: out of call time" || \
 pg fuzz --count 500 --dtype f16,bf16,i8 --seed 20261220

@@ -123,7 +123,7 @@ struct K5Config {
   // cost 1.028-1.031 of the plain GEMM against 1.040-1.043 in step, s8 0.7% faster, the plain
   // 16-bit GEMM unchanged (bench/results/2026-12-04_h200_s17_call{1,2,4}_*). More would leave the
   // leading consumer too few slots ahead (stagger 3: s8 back to 0.0972 ms from 0.0963).
-  // The wide tile (3 stages): 0 until measured -- a lag holds slots of a short ring.
+  // The wide tile (3 stages): 0 until measured ($PIPEGEMM_K5_STAGGER) -- a lag holds slots of a short ring.
   static constexpr int kStagger = PINGPONG_ || BM_ > 128 ? 0 : 2;
   static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
   static constexpr int kConsumers = 2;                       // consumer warpgroups
@@ -871,7 +871,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // not seq == 0: seq is otherwise only the trace's, and keeping it live spills the general
       // f32-D kernels (ptxas, 12 bytes).
       int stagger_kt = -1;
-      if (!Cfg::kPingpong && Cfg::kMBlocks == 1 && stagger > 0 && first_unit) {
+      if (!Cfg::kPingpong && stagger > 0 && first_unit) {
         if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
         else stagger_kt = min(k0 + stagger, k1) - 1;
       }
