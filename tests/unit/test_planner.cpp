@@ -414,3 +414,69 @@ TEST(PlannerCli, ArchTable) {
   ASSERT_EQ(r.code, 0) << r.out;
   for (const char* k : {"a100", "rtx3070", "rtx4090", "h100", "h200"}) EXPECT_NE(r.out.find(k), std::string::npos) << k;
 }
+
+// ----- operand bytes per MAC (plan::byte_budget) ------------------------------------------------
+
+// The budget that separates k5's tiles (docs/hopper.md): per k_tile the wgmma read every m64
+// block's A and B from shared memory and the copies write A and B there. 128x256: all of the SM's
+// 128 B/clk at the wgmma peak; ping-pong's 64x256 1.25x that (measured 82-86% of the cooperative
+// kernel); the wide 256x192 4% less; mma.sync by its warp layout.
+TEST(PlannerBytes, OperandBytesPerMacSeparateTheHopperTiles) {
+  const ArchSpec h200 = arch("h200");
+  KernelDesc coop = tile(128, 256, 64, 4, DType::f16, 384, PipelineKind::mbarrier_ring);
+  coop.mma = MmaKind::wgmma;
+  coop.max_cluster = 2;
+  ByteBudget b = byte_budget(h200, coop);
+  ASSERT_TRUE(b.known) << b.why_unknown;
+  EXPECT_EQ(b.read_bytes, 80 * KB);   // 2 blocks x (64 + 256) rows x 64 x 2 B
+  EXPECT_EQ(b.write_bytes, 48 * KB);  // (128 + 256) rows x 64 x 2 B
+  EXPECT_DOUBLE_EQ(b.smem_per_kmac, 62.5);
+  EXPECT_DOUBLE_EQ(b.smem_per_clk_at_peak, 128.0);  // 2048 MACs/clk on the H200's wgmma f16
+  EXPECT_NEAR(b.l2_per_mac, 0.0234, 1e-4);
+  EXPECT_NEAR(b.l2_per_mac_cluster, 0.0156, 1e-4);
+
+  KernelDesc pingpong = coop;
+  pingpong.bm = 64;
+  pingpong.pingpong = true;
+  EXPECT_DOUBLE_EQ(byte_budget(h200, pingpong).smem_per_clk_at_peak, 160.0);
+
+  KernelDesc wide = coop;
+  wide.bm = 256, wide.bn = 192, wide.stages = 3;
+  b = byte_budget(h200, wide);
+  EXPECT_EQ(b.read_bytes, 128 * KB);  // 4 blocks x (64 + 192) rows
+  EXPECT_EQ(b.write_bytes, 56 * KB);
+  EXPECT_NEAR(b.smem_per_clk_at_peak / 128.0, 0.958, 1e-3);
+  EXPECT_NEAR(b.l2_per_mac / 0.0234375, 0.778, 1e-3);
+
+  // s8 (BK = 128, 1-byte elements at twice the MAC rate): the same share of the SM's bandwidth.
+  KernelDesc s8 = coop;
+  s8.in = DType::i8, s8.acc = DType::i32, s8.bk = 128;
+  EXPECT_DOUBLE_EQ(byte_budget(h200, s8).smem_per_clk_at_peak, 128.0);
+
+  // mma.sync: each warp's ldmatrix reads its warp tile; without the layout the budget is unknown.
+  KernelDesc k4 = tile(128, 256, 32, 4);
+  EXPECT_FALSE(byte_budget(h200, k4).known);
+  k4.warps_m = 2, k4.warps_n = 4;
+  b = byte_budget(h200, k4);
+  ASSERT_TRUE(b.known);
+  EXPECT_EQ(b.read_bytes, (128 * 4 + 256 * 2) * 32 * 2);
+  // No shared-memory operands (k0, skinny): nothing to budget.
+  KernelDesc k0 = tile(128, 128, 16, 1);
+  k0.pipeline = PipelineKind::none;
+  EXPECT_FALSE(byte_budget(h200, k0).known);
+}
+
+TEST(PlannerCli, PlanOfAHopperTileSaysWhereItsOperandBytesGo) {
+  for (const char* kernel : {"k5_f16_64x256x64_s4_pingpong", "k5_f16_256x192x64_s3"}) {
+    if (!find_variant(kernel)) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  }
+  CliRun r = cli("plan --kernel k5_f16_64x256x64_s4_pingpong --arch h200");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("160 of the SM's 128 B/clk at the MMA peak"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("can reach at most 80.0% of it"), std::string::npos) << r.out;
+  r = cli("plan --kernel k5_f16_256x192x64_s3 --arch h200 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["byte_budget"]["read_bytes"].get<double>(), 131072.0) << r.out;
+  EXPECT_EQ(j["byte_budget"]["smem_per_clk"].get<int>(), 128) << r.out;
+}

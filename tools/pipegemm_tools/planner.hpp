@@ -35,6 +35,8 @@ struct KernelDesc {
   bool pingpong = false;    // k5: the two consumers on alternate 64-row tiles (Mechanism::pingpong)
   bool b_resident = false;  // k5: B loaded once and kept; a k_tile's copy is A's alone (Mechanism::b_resident)
   bool swap_ab = false;     // skinny: BN (the streamed rows) on the MMA's M side, BM on its N side
+  int warps_m = 0, warps_n = 0;  // mma.sync: the warp layout (Mechanism::warps_m/n; 0 = unknown)
+  int max_cluster = 1;      // k5: CTAs per cluster, multicasting B (Mechanism::max_cluster)
   int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
   std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
   int static_smem = 0;      // __shared__ arrays, bytes
@@ -108,6 +110,26 @@ struct StageEstimate {
 StageEstimate estimate_stages(const ArchSpec& a, const KernelDesc& k, int blocks_per_sm,
                               double t_copy = 0, double t_compute = 0, int latency_cycles = 0);
 
+// Where a k_tile's operand bytes go, per MAC -- the budget that separates tiles of the same math:
+// the MMAs read their operands from shared memory (wgmma: each m64 block's instruction reads A
+// 64 x BK and B BN x BK; mma.sync: each warp's ldmatrix reads its warp tile's rows of A and
+// columns of B), and the copies write them there, which is also their L2 -> SM traffic. An SM's
+// shared memory moves kSmemBytesPerClock; at the MMA's peak rate a tile needs
+// smem_per_clk_at_peak of it (128x256 wgmma: 128, all of it; ping-pong's 64x256: 160).
+constexpr int kSmemBytesPerClock = 128;  // 32 banks x 4 bytes per clock per SM (sm_80 .. sm_90)
+struct ByteBudget {
+  bool known = false;
+  std::string why_unknown;        // e.g. no shared-memory operands, or the warp layout unknown
+  std::string reads_formula;      // the reads in words, e.g. "4 m64 blocks x (64 + 192) rows"
+  double read_bytes = 0;          // MMA operand reads from smem per k_tile of the CTA
+  double write_bytes = 0;         // copies into smem per k_tile (the L2 -> SM bytes)
+  double macs = 0;                // per k_tile: BM * BN * BK
+  double smem_per_kmac = 0;       // (reads + writes) per 1000 MACs
+  double smem_per_clk_at_peak = 0;  // at the MMA's peak rate, bytes per clock per SM
+  double l2_per_mac = 0;          // write_bytes / macs
+  double l2_per_mac_cluster = 0;  // with B multicast over a 2-CTA cluster (0: the kernel has none)
+};
+ByteBudget byte_budget(const ArchSpec& a, const KernelDesc& k);
 
 struct RankedVariant {
   const Variant* v = nullptr;

@@ -57,10 +57,49 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.pingpong = v.mech.pingpong;
   k.b_resident = v.mech.b_resident;
   k.swap_ab = v.mech.swap_ab;
+  k.warps_m = v.mech.warps_m;
+  k.warps_n = v.mech.warps_n;
+  k.max_cluster = v.mech.max_cluster;
   // The registered smem is authoritative at the kernel's own stage count; whatever it holds
   // beyond the ring (epilogue staging, alignment) is carried as a constant to other counts.
   k.extra_smem = v.tile.smem_bytes - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));
   return k;
+}
+
+ByteBudget byte_budget(const ArchSpec& a, const KernelDesc& k) {
+  ByteBudget b;
+  const bool smem_operands = k.pipeline != PipelineKind::none && !k.swap_ab &&
+                             (k.mma == MmaKind::wgmma || k.mma == MmaKind::mma_sync);
+  if (!smem_operands) {
+    b.why_unknown = "its MMAs do not read their operands from shared memory";
+    return b;
+  }
+  const double eb = dtype_bytes(k.in), bk = k.bk;
+  if (k.mma == MmaKind::wgmma) {
+    const int blocks = k.bm / 64;  // one wgmma m64nBN per block and K step
+    b.read_bytes = blocks * (64.0 + k.bn) * bk * eb;
+    b.reads_formula = std::to_string(blocks) + " m64 block(s) x (64 + " + std::to_string(k.bn) + ") rows";
+  } else {
+    if (k.warps_m <= 0 || k.warps_n <= 0) {
+      b.why_unknown = "its warp layout is not known";
+      return b;
+    }
+    // Each warp reads its BM / warps_m rows of A and BN / warps_n columns of B.
+    b.read_bytes = (double(k.bm) * k.warps_n + double(k.bn) * k.warps_m) * bk * eb;
+    b.reads_formula = "(" + std::to_string(k.bm) + " x " + std::to_string(k.warps_n) + " + " + std::to_string(k.bn) +
+                      " x " + std::to_string(k.warps_m) + ") rows (" + std::to_string(k.warps_m) + "x" +
+                      std::to_string(k.warps_n) + " warps)";
+  }
+  // B-resident: a k_tile copies A alone (B was loaded once).
+  b.write_bytes = (k.bm + (k.b_resident ? 0.0 : k.bn)) * bk * eb;
+  b.macs = double(k.bm) * k.bn * bk;
+  b.smem_per_kmac = 1000.0 * (b.read_bytes + b.write_bytes) / b.macs;
+  std::string what;
+  b.smem_per_clk_at_peak = (b.read_bytes + b.write_bytes) / b.macs * math_rate(a, k, &what) / 2;
+  b.l2_per_mac = b.write_bytes / b.macs;
+  if (k.max_cluster >= 2 && !k.b_resident) b.l2_per_mac_cluster = (k.bm + k.bn / 2.0) * bk * eb / b.macs;
+  b.known = true;
+  return b;
 }
 
 double compute_load_ratio(int bm, int bn, int bk, int dtype_bytes) {

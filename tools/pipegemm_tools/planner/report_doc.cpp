@@ -128,6 +128,7 @@ void stages(report::Document& d, const PlanReport& p) {
 
 namespace detail {  // planner/report_rank.cpp
 void ratio_and_stages(report::Document& d, const PlanReport& p);
+void byte_budget_section(report::Document& d, const PlanReport& p);
 void ranking(report::Document& d, const PlanReport& p);
 }  // namespace detail
 
@@ -137,6 +138,7 @@ report::Document document(const PlanReport& p) {
   header(d, p);
   stages(d, p);
   detail::ratio_and_stages(d, p);
+  detail::byte_budget_section(d, p);
   if (p.m > 0) detail::ranking(d, p);
   return d;
 }

@@ -53,6 +53,34 @@ void ratio_and_stages(report::Document& d, const PlanReport& p) {
   s.data("min_stages.kernel_stages", k.stages);
 }
 
+// Where the operand bytes go per MAC (plan::byte_budget), against the SM's shared-memory bandwidth.
+void byte_budget_section(report::Document& d, const PlanReport& p) {
+  const ByteBudget b = byte_budget(p.arch, p.kernel);
+  if (!b.known) return;
+  const KernelDesc& k = p.kernel;
+  const std::string per = " x " + str(k.bk) + " x " + str(dtype_bytes(k.in)) + " B = ";
+  report::Section& s = d.section("Operand bytes per MAC: " + fixed(b.smem_per_kmac, 1) + " B of shared memory per 1000 MACs, " +
+                                 fixed(b.smem_per_clk_at_peak, 0) + " of the SM's " + str(kSmemBytesPerClock) +
+                                 " B/clk at the MMA peak");
+  s.note("  MMA operand reads   " + b.reads_formula + per + kib(int(b.read_bytes)) + " per k_tile");
+  s.note("  copies into smem    (" + str(k.bm) + (k.b_resident ? "" : " + " + str(k.bn)) + ") rows" + per +
+         kib(int(b.write_bytes)) + " per k_tile (also the L2 -> SM bytes)" + (k.b_resident ? "; B loaded once" : ""));
+  s.note("  MACs                " + str(k.bm) + " x " + str(k.bn) + " x " + str(k.bk) + " = " + fixed(b.macs / 1e6, 2) +
+         " M per k_tile");
+  s.note("  L2 -> SM            " + fixed(b.l2_per_mac, 4) + " B/MAC" +
+         (b.l2_per_mac_cluster > 0 ? "; " + fixed(b.l2_per_mac_cluster, 4) + " with 2-CTA clusters multicasting B" : ""));
+  const double use = b.smem_per_clk_at_peak / kSmemBytesPerClock;
+  if (use > 1.0)
+    s.note("  -> over the SM's shared-memory bandwidth at the MMA peak: this tile can reach at most " + percent(1 / use) +
+           " of it; a tile that reads each operand for more MACs spends fewer bytes");
+  else if (use > 0.9)
+    s.note("  -> within 10% of the SM's shared-memory bandwidth at the MMA peak: its bytes, not its schedule, bound it");
+  s.data("byte_budget.read_bytes", b.read_bytes).data("byte_budget.write_bytes", b.write_bytes);
+  s.data("byte_budget.macs", b.macs).data("byte_budget.smem_per_kmac", b.smem_per_kmac);
+  s.data("byte_budget.smem_per_clk_at_peak", b.smem_per_clk_at_peak).data("byte_budget.smem_per_clk", kSmemBytesPerClock);
+  s.data("byte_budget.l2_per_mac", b.l2_per_mac).data("byte_budget.l2_per_mac_cluster", b.l2_per_mac_cluster);
+}
+
 void ranking(report::Document& d, const PlanReport& p) {
   const ArchSpec& a = p.arch;
   const KernelDesc& k = p.kernel;

@@ -133,6 +133,7 @@ Status describe_tile(const PlanRequest& r, const ArchSpec& a, KernelDesc* out) {
       k.pipeline = p == PipelineKind::single || p == PipelineKind::none ? PipelineKind::cp_async_ring : p;
       if (k.in != DType::f32) k.mma = like->mech.mma;
       warp_specialized = like->mech.warp_specialized;
+      k.max_cluster = like->mech.max_cluster;  // the family's launcher clusters the same way
     } else if (f == "cp.async" || f == "cp_async") {
       k.pipeline = PipelineKind::cp_async_ring;
     } else if (f == "mbarrier" || f == "tma") {
