@@ -10,7 +10,7 @@
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/fuzz.hpp"
 #include "pipegemm_tools/npy.hpp"
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 #include "pipegemm_tools/tune.hpp"
 
 using pipegemm::test::CliRun;

@@ -1,6 +1,6 @@
-// The pipegemm subcommands. Each parses its flags into a request (pipegemm_tools/reports.hpp),
-// calls the one builder that does the work and renders the report it returns: nothing here
-// computes, formats a number or knows a JSON key.
+// The pipegemm subcommands. Each parses its flags into a request (pipegemm_tools/reports.hpp,
+// reports_plan_sass.hpp), calls the one builder that does the work and renders the report it
+// returns: nothing here computes, formats a number or knows a JSON key.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::cli {
 

@@ -2,7 +2,7 @@
 // on the live GPU or any GPU of the table -- the work behind the report, no GPU needed.
 #include <algorithm>
 
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::plan {
 

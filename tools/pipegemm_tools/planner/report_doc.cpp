@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::plan {
 

@@ -1,6 +1,6 @@
 // The plan laid out, continued: compute/load ratio, minimum stages, the ranking for a shape; and
 // the GPU table of `plan --archs`.
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::plan {
 

@@ -1,6 +1,6 @@
 // Tile legality: the kernels' static_asserts as planner rules, and a described tile (--tile) as
 // a KernelDesc checked by them. The comment on each rule names the assert it mirrors.
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::plan {
 

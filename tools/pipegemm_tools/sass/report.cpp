@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "pipegemm_tools/reports.hpp"
+#include "pipegemm_tools/reports_plan_sass.hpp"
 
 namespace pipegemm::sass {
 
