@@ -1,6 +1,7 @@
 # Session 18, call 1 (written in session 18, which was lent no device: run it next session).
-# (1) issue 13's last criterion, decided: bias + GELU at 4096^3 against no epilogue, the epilogue_cost suite (plain, bias, bias+GELU, beta C each three times in turn), burst, ten BF16 and
-# four FP16 runs, each its own process, alternating types; the semantics_cost table of each run is the
+# (1) issue 13's last criterion, decided: bias + GELU at 4096^3 against no epilogue -- the
+# epilogue_cost suite (plain, bias, bias+GELU, beta C, each three times in turn), burst, ten BF16 and
+# four FP16 runs, each its own process, alternating types; each run's semantics_cost table is the
 # measure. (2) the kernels cuBLAS runs at 4096^3 and 8192^3 (ncu: names, grid, block). (3) issue 12's
 # LLM suite with auto under the session-17 defaults (stagger, deferred stores), FP16 and BF16, back to
 # back then burst, best cuBLAS beside.
