@@ -275,6 +275,15 @@ TEST(DiagnoseCli, TheSeedShapeIsFillAndDrainNotUncoalesced) {
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_TRUE(has(r, "Li4ELi2ELb1E")) << r.out;
     EXPECT_TRUE(has(r, "persistent (the ring runs on across tiles)")) << r.out;
+    // Beside the measured tensor pipe, the bound its operand bytes set (plan::byte_budget).
+    EXPECT_TRUE(has(r, "128 B/clk of shared memory at the MMA peak against the SM's 128: the tensor pipe can be at "
+                       "most 100% busy on them (measured 55.0%)")) << r.out;
+  }
+  if (find_variant("k5_f16_64x256x64_s4_pingpong")) {
+    r = run_cli("diagnose --kernel k5_f16_64x256x64_s4_pingpong --shape 81920x256x256 --from-csv " + kCsvS8 +
+                " --arch h200 --json");
+    ASSERT_EQ(r.code, 0) << r.out;
+    EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["prediction"]["tensor_cap"].get<double>(), 0.8) << r.out;
   }
 }
 

@@ -44,6 +44,7 @@ diagnose::Prediction predict(const Variant& v, const Problem& p, const plan::Arc
   if (p.reads_c()) pr.ideal_bytes += double(p.m) * p.n * dtype_bytes(*p.c_type) * p.batch;
   if (v.tile.bk > 0) pr.k_tiles = int((p.k + v.tile.bk - 1) / v.tile.bk);
   pr.persistent = v.mech.order == TileOrder::persistent;
+  if (const plan::ByteBudget b = plan::byte_budget(a, k); b.known) pr.smem_per_clk_at_peak = b.smem_per_clk_at_peak;
   return pr;
 }
 

@@ -73,6 +73,8 @@ struct Prediction {
   double ideal_bytes = 0;         // A and B read once, D written once (C read once when used)
   int k_tiles = 0;                // per output tile: ceil(K / BK)
   bool persistent = false;        // one CTA walks tiles (TileOrder::persistent): the ring never drains between them
+  double smem_per_clk_at_peak = 0;  // plan::byte_budget: shared-memory bytes per clock its MMAs need at their
+                                    // peak, against the SM's 128 (0: its operands are not in smem)
 };
 
 // One rule's number: what was measured, against which threshold, and whether it decided.

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "pipegemm_tools/diagnose.hpp"
+#include "pipegemm_tools/planner.hpp"
 
 namespace pipegemm::diagnose {
 namespace {
@@ -17,6 +18,12 @@ double sum_of(const Counters& c, const std::vector<std::string>& reasons) {
 
 std::string num(double v, int prec) { return std::isfinite(v) ? report::fixed(v, prec) : std::string("-"); }
 double or_zero(double v) { return std::isfinite(v) ? v : 0.0; }
+
+// The tensor pipe's busy share (%): mma.sync's (hmma) or wgmma's (gmma) counter, whichever ran.
+double tensor_busy(const Counters& c) {
+  return std::max(or_zero(c.get("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active")),
+                  or_zero(c.get("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active")));
+}
 
 // A bytes-per-sector percentage: 0 (or unreported) means no such load was measured.
 double positive_or_nan(double v) { return std::isfinite(v) && v > 0 ? v : std::nan(""); }
@@ -53,8 +60,7 @@ Diagnosis classify(const Counters& c, const Prediction& p) {
   const double nan = std::nan("");
   const double us = c.get("gpu__time_duration.sum") / 1000.0;
   const double grid = c.get("launch__grid_size");
-  const double tensor = std::max(or_zero(c.get("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active")),
-                                 or_zero(c.get("sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active")));
+  const double tensor = tensor_busy(c);
   const double dram = c.get("dram__throughput.avg.pct_of_peak_sustained_elapsed");
   // The LDG-only bytes per sector reads 0 where no LDG ran (cp.async, TMA): not measured, not 0% used.
   const double eff_raw = c.get("smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct");
@@ -206,6 +212,14 @@ report::Document diagnosis_document(const Counters& c, const Prediction& p, cons
   pr.line("tiles", std::to_string(p.k_tiles) + " k_tiles per output tile" +
                       (p.persistent ? "; persistent (the ring runs on across tiles)" : "; one tile per CTA (the ring fills and drains per tile)"));
   pr.line("bytes", report::kib(p.ideal_bytes) + " the GEMM needs; DRAM read " + report::kib(c.get("dram__bytes_read.sum")));
+  if (p.smem_per_clk_at_peak > 0) {
+    // The tile's operand bytes bound the tensor pipe at 128 / that, whatever the schedule (docs/planner.md 4b).
+    const double cap = std::min(1.0, plan::kSmemBytesPerClock / p.smem_per_clk_at_peak);
+    pr.line("operand bytes", num(p.smem_per_clk_at_peak, 0) + " B/clk of shared memory at the MMA peak against the SM's " +
+                                 std::to_string(plan::kSmemBytesPerClock) + ": the tensor pipe can be at most " +
+                                 num(100 * cap, 0) + "% busy on them (measured " + num(tensor_busy(c), 1) + "%)");
+    pr.data("prediction.smem_per_clk_at_peak", p.smem_per_clk_at_peak).data("prediction.tensor_cap", cap);
+  }
   return doc;
 }
 
