@@ -1,12 +1,20 @@
 # Session 18, call 2 (written in session 18, which was lent no device: run it first next session):
 # the wide k5 tile (256x192, each consumer two m64n192 blocks, 3 stages; issue 16). (1) correctness:
 # the k5 GPU tests (every k5 variant on odd, whole-tile and cluster shapes, s8 exact) and verify of the
-# wide variants on odd shapes; (2) speed beside the 128x256 k5 and best cuBLAS, same run, same
+# wide variants on odd shapes, the s8 packed form (new) verified and timed against k0 and cuBLAS; (2) speed beside the 128x256 k5 and best cuBLAS, same run, same
 # buffers: the compute suite FP16 / BF16 burst then back to back, s8 at 4096^3 and 8192^3 in both
 # protocols; (3) a short fuzz of the three types.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call2.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
-gt pipegemm_gpu_tests "K5*"
+gt pipegemm_gpu_tests "K5*"   # includes K5Packed.Int8AnyAlignmentIsExactWithThePaddingUntouched (new)
+for s in 1000x1001x1001 127x129x41; do
+  pg verify --shape $s --dtype i8 --acc i32 --out-dtype i32 --kernel k5_i8_128x256x128_s4_packed k0_i8_128x128x32
+done
+# s8 packed against k0 (odd K: cuBLAS refuses) and cuBLAS (K % 4 = 0 but not 16), burst.
+for s in 4096x4096x4095 4096x4096x4092 2000x3000x1001; do
+  pg bench --shape $s --dtype i8 --acc i32 --out-dtype i32 --kernel k5_i8_128x256x128_s4_packed k0_i8_128x128x32 \
+     --reps 10 --rounds 2 --idle-ms 25
+done
 for s in 127x136x40 1000x1001x1032 4095x4104x264 384x264x2056; do
   pg verify --shape $s --dtype f16 --kernel k5_f16_256x192x64_s3 k5_f16_128x256x64_s4
   pg verify --shape $s --dtype bf16 --out-dtype bf16 --kernel k5_bf16_256x192x64_s3

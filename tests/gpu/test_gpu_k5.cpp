@@ -339,33 +339,50 @@ TEST(K5Refusal, RefusedLaunchWritesNothing) {
   cudaFree(A); cudaFree(B); cudaFree(D);
 }
 
-// The packed form on what its kernel refuses: odd K (rows of 2 bytes), odd and padded leading
-// dimensions, N whose D rows end mid 16-byte unit, pointers one element off 16 bytes. D is
-// poisoned and compared whole, and the padding between its rows must still hold the poison.
+// The packed form on what its kernel refuses: odd K (rows of 1 or 2 bytes), odd and padded leading
+// dimensions, N whose D rows end mid 16-byte unit, pointers off 16 bytes (by `offset` elements). D
+// is poisoned and compared whole, and the padding between its rows must still hold the poison.
+namespace {
+void verify_packed_any_alignment(const char* name, DType in, DType out) {
+  struct Case { int64_t m, n, k, lda, ldb, ldd, offset; };
+  const Case cases[] = {{127, 129, 41, 0, 0, 0, 0},          {4095, 4097, 255, 0, 0, 0, 1},
+                        {512, 100, 4095, 4101, 4099, 107, 0}, {1, 7, 9, 0, 0, 0, 3},
+                        {300, 264, 1001, 1003, 1005, 270, 1}, {2048, 1544, 2049, 0, 0, 0, 0}};
+  const Variant* v = find_variant(name);
+  ASSERT_NE(v, nullptr) << name;
+  for (const Case& c : cases) {
+    Problem p = problem(c.m, c.n, c.k, in, out);
+    if (in == DType::i8) p.acc_type = DType::i32;
+    p.lda = c.lda ? c.lda : c.k, p.ldb = c.ldb ? c.ldb : c.k, p.ldd = c.ldd ? c.ldd : c.n;
+    p = p.normalized();
+    std::unique_ptr<VerifySession> s;
+    Status st = VerifySession::create(p, make_random_inputs(p, 99 + uint64_t(c.m), c.offset), &s);
+    ASSERT_TRUE(st.ok()) << st.message;
+    VerifyOutcome o = s->verify(*v);
+    EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
+    EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << " offset " << c.offset << ": "
+                               << o.result.summary();
+    const uint8_t* d = s->last_output().data();
+    const size_t e = size_t(dtype_bytes(out));
+    int64_t touched = 0;
+    for (int64_t i = 0; i + 1 < p.m; ++i)
+      for (int64_t j = p.n; j < p.ldd; ++j)
+        for (size_t b = 0; b < e; ++b) touched += d[size_t(i * p.ldd + j) * e + b] != poison_byte(out);
+    EXPECT_EQ(touched, 0) << v->name << " " << p.shape_string() << ": D padding written";
+  }
+}
+}  // namespace
+
 TEST(K5Packed, AnyAlignmentVerifiesWithThePaddingUntouched) {
   REQUIRE_SM90();
-  struct Case { int64_t m, n, k, lda, ldb, ldd, offset; };
-  const Case cases[] = {{127, 129, 41, 0, 0, 0, 0},         {4095, 4097, 255, 0, 0, 0, 1},
-                        {512, 100, 4095, 4101, 4099, 107, 0}, {1, 7, 9, 0, 0, 0, 1},
-                        {300, 264, 1000, 1003, 1000, 270, 1}, {2048, 1544, 2049, 0, 0, 0, 0}};
-  for (DType t : {DType::f16, DType::bf16}) {
-    const Variant* v = find_variant(t == DType::f16 ? "k5_f16_128x256x64_s4_packed" : "k5_bf16_128x256x64_s4_packed");
-    ASSERT_NE(v, nullptr);
-    for (const Case& c : cases) {
-      Problem p = problem(c.m, c.n, c.k, t, t);
-      p.lda = c.lda ? c.lda : c.k, p.ldb = c.ldb ? c.ldb : c.k, p.ldd = c.ldd ? c.ldd : c.n;
-      std::unique_ptr<VerifySession> s;
-      Status st = VerifySession::create(p, make_random_inputs(p, 99 + uint64_t(c.m), c.offset), &s);
-      ASSERT_TRUE(st.ok()) << st.message;
-      VerifyOutcome o = s->verify(*v);
-      EXPECT_TRUE(o.status.ok()) << v->name << " " << p.shape_string() << ": " << o.status.message;
-      EXPECT_TRUE(o.result.pass) << v->name << " " << p.shape_string() << " offset " << c.offset << ": "
-                                 << o.result.summary();
-      const auto* d = reinterpret_cast<const uint16_t*>(s->last_output().data());
-      int64_t touched = 0;
-      for (int64_t i = 0; i + 1 < p.m; ++i)
-        for (int64_t j = p.n; j < p.ldd; ++j) touched += d[i * p.ldd + j] != 0xFFFF;
-      EXPECT_EQ(touched, 0) << v->name << " " << p.shape_string() << ": D padding written";
-    }
-  }
+  verify_packed_any_alignment("k5_f16_128x256x64_s4_packed", DType::f16, DType::f16);
+  verify_packed_any_alignment("k5_bf16_128x256x64_s4_packed", DType::bf16, DType::bf16);
+}
+
+// s8 through the packed form (session 18): cuBLAS's int8 GEMM takes K and the leading dimensions in
+// multiples of 4 only, so these shapes had k0 alone. Exact s32 (and f32) sums, D's padding untouched.
+TEST(K5Packed, Int8AnyAlignmentIsExactWithThePaddingUntouched) {
+  REQUIRE_SM90();
+  verify_packed_any_alignment("k5_i8_128x256x128_s4_packed", DType::i8, DType::i32);
+  verify_packed_any_alignment("k5_i8_f32out_128x256x128_s4_packed", DType::i8, DType::f32);
 }

@@ -204,6 +204,26 @@ TEST(LadderRegistry, K5WideTileIsTwoM64N192BlocksPerConsumerPlainAndByName) {
   EXPECT_TRUE(contains(f16->symbol, "Li256ELi192ELi64ELi3ELi3ELb0")) << f16->symbol;
 }
 
+// Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
+// leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; by
+// name until its GPU test has run.
+TEST(LadderRequirements, K5PackedInt8TakesAnOddKThatCublasAndTheAlignedKernelRefuse) {
+  const Variant* packed = find_variant("k5_i8_128x256x128_s4_packed");
+  const Variant* aligned = find_variant("k5_i8_128x256x128_s4");
+  const Variant* cublas = find_variant("cublas_i8");
+  if (!packed || !aligned) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  ASSERT_NE(cublas, nullptr);
+  Problem p = problem(DType::i8, 1000, 1001, 1001);
+  EXPECT_TRUE(check_variant(*packed, p, 90).ok()) << check_variant(*packed, p, 90).message;
+  EXPECT_EQ(check_variant(*aligned, p, 90).code, StatusCode::not_supported);
+  EXPECT_EQ(check_variant(*cublas, p, 90).code, StatusCode::not_supported);
+  EXPECT_TRUE(packed->mech.packed);
+  EXPECT_FALSE(packed->auto_candidate);
+  EXPECT_EQ(packed->symbol, aligned->symbol);  // the same kernel, proven once
+  p.a_layout = Layout::ColMajor;  // the plain TN GEMM only
+  EXPECT_EQ(check_variant(*packed, p, 90).code, StatusCode::not_supported);
+}
+
 TEST(LadderRequirements, VectorRungsNeedWhole16ByteVectorsAndSayWhy) {
   // 4095x4097x255 fp16: lda = 255 halves = 510 bytes breaks the 16-byte vector of k1..k4.
   Problem p = problem(DType::f16, 4095, 4097, 255);
