@@ -213,11 +213,12 @@ report::Document diagnosis_document(const Counters& c, const Prediction& p, cons
                       (p.persistent ? "; persistent (the ring runs on across tiles)" : "; one tile per CTA (the ring fills and drains per tile)"));
   pr.line("bytes", report::kib(p.ideal_bytes) + " the GEMM needs; DRAM read " + report::kib(c.get("dram__bytes_read.sum")));
   if (p.smem_per_clk_at_peak > 0) {
-    // The tile's operand bytes bound the tensor pipe at 128 / that, whatever the schedule (docs/planner.md 4b).
+    // If every counted byte costs its share of the SM's 128 B/clk, the tensor pipe is busy at most 128 / that
+    // (a count, not a proven bound: docs/planner.md 4b).
     const double cap = std::min(1.0, plan::kSmemBytesPerClock / p.smem_per_clk_at_peak);
     pr.line("operand bytes", num(p.smem_per_clk_at_peak, 0) + " B/clk of shared memory at the MMA peak against the SM's " +
-                                 std::to_string(plan::kSmemBytesPerClock) + ": the tensor pipe can be at most " +
-                                 num(100 * cap, 0) + "% busy on them (measured " + num(tensor_busy(c), 1) + "%)");
+                                 std::to_string(plan::kSmemBytesPerClock) + ": by this count the tensor pipe is at most " +
+                                 num(100 * cap, 0) + "% busy (measured " + num(tensor_busy(c), 1) + "%)");
     pr.data("prediction.smem_per_clk_at_peak", p.smem_per_clk_at_peak).data("prediction.tensor_cap", cap);
   }
   return doc;
