@@ -26,6 +26,16 @@ constexpr double kLaunchUs = 2.0;      // launch and tail of an empty kernel, GP
 constexpr double kFillUs = 0.8;        // first k_tile's DRAM latency and ring fill, per wave
 constexpr double kDramEff = 0.85;      // of the table's DRAM bandwidth, streaming
 constexpr double kEpilogueEff = 0.8;   // a wave's D tiles stored at this share of DRAM bandwidth
+// k0 (element loads and stores) moves its bytes at 0.11-0.12 of the streaming rate: where D is all
+// the bytes (K = 1-3: 8611x9987x1, 13126x6579x3, 4374x5571x2) it took 358, 362, 108 us against
+// 42, 42, 12 by that rate (data/tune/h200.json).
+constexpr double kK0MemEff = 0.12;
+// The packed form's cost per copied operand beyond its bytes: the copy's launch and tail and its
+// share of the stream-ordered workspace. The smallest packed problems (45x25x283, 21x69x305: three
+// copies) took 14.5 us where one kernel takes ~5, i.e. ~3.2 us a copy; 4 counts the allocation too.
+// Replayed on the held-out table (tune --replay) the model alone reaches 0.923 of the fastest with
+// it (0.916 at 3.2, 0.926 at 5; 0.900 with the launch's 2 us it had).
+constexpr double kPackCopyUs = 4.0;
 
 bool is_int8(DType t) { return t == DType::i8; }
 
@@ -102,6 +112,7 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
   const double dsize = dtype_bytes(p.d_type);
   e.memory_us = p.bytes() / (bw * kDramEff);
+  if (v.mech.pipeline == PipelineKind::none) e.memory_us /= kK0MemEff;
   // skinny streams at 0.86-0.98 of the best cuBLAS on aligned decode shapes (the measured rate:
   // a tie on the model goes to cuBLAS; tune entries say where skinny wins), its element form (A or
   // B rows not in whole 16-byte vectors) at ~0.68 of that: 1591 GB/s on 1x4097x4099 against 2339 on
@@ -173,7 +184,7 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     e.pack_bytes = (pl.a ? double(p.m) * double(p.k + pl.lda) * ea : 0) +
                    (pl.b ? double(p.n) * double(p.k + pl.ldb) * eb : 0) +
                    (pl.d ? 2.0 * double(p.m) * double(p.n + pl.ldd) * dsize : 0);
-    if (e.pack_bytes > 0) e.us += kLaunchUs * (pl.a + pl.b + pl.d) + e.pack_bytes / (bw * kDramEff);
+    if (e.pack_bytes > 0) e.us += kPackCopyUs * (pl.a + pl.b + pl.d) + e.pack_bytes / (bw * kDramEff);
   }
   char buf[200];
   std::snprintf(buf, sizeof buf, "%.1f us: %lld tiles%s, %lld wave%s (last %.0f%%), %s%s", e.us, e.tiles,
