@@ -86,9 +86,9 @@ struct K5Smem {
 // NT, TT). Its slot then holds (rows/64) TMA boxes of (64 MN-elements, BK K rows), each a run of
 // 128-byte K rows, and wgmma reads it transposed (imm-trans = 1) -- no copy, the same ring.
 // BM_ = 256 (cooperative, plain form, BN = 192, 3 stages): each consumer owns 128 rows as two m64
-// blocks (kMBlocks = 2), the tile's B k_tile read once per block by the same descriptor. Per k16 the
-// CTA's wgmma read 32 KB and TMA writes 14 KB for 0.79 M MACs (58 B per 1k MACs against the
-// 128x256 tile's 61), and a MAC costs 0.018 bytes of L2 reads against 0.023 (22% less; 2-CTA
+// blocks (kMBlocks = 2), both read by the same B descriptor. Per k16 the CTA's wgmma read 32 KB and
+// TMA writes 14 KB for 0.79 M MACs (59.9 B per 1000 MACs against the 128x256 tile's 62.5, by
+// `pipegemm plan`'s count), and a MAC costs 0.018 bytes of L2 reads against 0.023 (22% less; 2-CTA
 // clusters: 0.014 against 0.016). A (256 + 192)-row k_tile is 56 KB: 3 stages fit beside 6 chunk
 // buffers. (Four warpgroups of 64 rows cannot compile: docs/hopper.md.)
 // PINGPONG_ (plain form): the two consumers take turns on whole (BM = 64, BN) tiles instead of
@@ -792,7 +792,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   } else {
     // ============================== CONSUMERS ==============================
     arch::setmaxnreg_inc<Cfg::kConsumerRegs>();
-    const int c = wg - 1;           // rows 64c .. 64c+63 of the CTA tile; ping-pong: every other tile
+    const int c = wg - 1;           // rows kConsumerRows c .. of the CTA tile; ping-pong: every other tile
     // Trace: thread 0 of each consumer records (tiles as the producer counts them).
     PIPEGEMM_TRACE_LANE(trace, consumer, c, tid_wg == 0);
     const int row_c = Cfg::kPingpong ? 0 : Cfg::kConsumerRows * c;  // the consumer's first row in the tile
@@ -826,8 +826,6 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       }
     };
 
-    // Ping-pong: consumer c takes the CTA's items c, c + 2, ... and passes over the other's k_tiles
-    // in the ring (the producer loads every item in order).
     // The wide tile: its schedule made again here from opaque M, N, so that the divisions' results
     // are not live across setmaxnreg beside 192 accumulators (ptxas spilled two of them, 8 bytes).
     const pipeline::TileScheduler csched = [&] {
@@ -838,6 +836,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         return sched;
     }();
     if constexpr (Cfg::kMBlocks > 1) work = csched.total;
+    // Ping-pong: consumer c takes the CTA's items c, c + 2, ... and passes over the other's k_tiles
+    // in the ring (the producer loads every item in order).
     const int first_item = Cfg::kPingpong ? cluster_idx + c * cluster_cnt : cluster_idx;
     const int item_step = Cfg::kPingpong ? 2 * cluster_cnt : cluster_cnt;
     if (Cfg::kPingpong && c == 1) r.skip(k_tiles);
