@@ -135,6 +135,33 @@ TEST(TuneTable, SavesWholeFilesAndAMissingFileIsAnEmptyCache) {
   std::remove(path.c_str());
 }
 
+// $PIPEGEMM_AUTO_ALSO opts by-name variants into auto's candidates (and tune's): named exactly, in
+// a comma-separated list, and only where they accept the problem.
+TEST(AutoCandidates, ByNameVariantsJoinOnlyWhenNamedInPipegemmAutoAlso) {
+  const Variant* wide = find_variant("k5_f16_256x192x64_s3");
+  if (!wide) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  ASSERT_FALSE(wide->auto_candidate);
+  Problem p;
+  p.m = p.n = p.k = 4096;
+  p = p.normalized();
+  auto has_wide = [&](const Problem& q) {
+    const auto c = accepting_variants(q, 90, Operands{});
+    return std::find(c.begin(), c.end(), wide) != c.end();
+  };
+  unsetenv("PIPEGEMM_AUTO_ALSO");
+  EXPECT_FALSE(has_wide(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_bf16_256x192x64_s3,k5_f16_256x192x64_s3", 1);
+  EXPECT_TRUE(has_wide(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_256x192x64", 1);  // a prefix names nothing
+  EXPECT_FALSE(has_wide(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_256x192x64_s3", 1);
+  Problem nn = p;
+  nn.a_layout = Layout::ColMajor;  // it still refuses what it cannot take
+  EXPECT_FALSE(has_wide(nn.normalized()));
+  EXPECT_TRUE(has_wide(p));
+  unsetenv("PIPEGEMM_AUTO_ALSO");
+}
+
 TEST(TuneCachePath, EnvironmentOverridesThenXdgThenHome) {
   const char* old = std::getenv("PIPEGEMM_TUNE_CACHE");
   const std::string saved = old ? old : "";
