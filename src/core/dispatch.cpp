@@ -205,18 +205,22 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const v
 namespace {
 // By-name variants the user opts into auto's candidates (and so into tune's timing): the names in
 // $PIPEGEMM_AUTO_ALSO, comma-separated -- a variant measured by name that should compete before its
-// registration makes it a candidate (e.g. k5_f16_256x192x64_s3). Read at each choice; auto's memo
-// (reload_tune_tables clears it) keeps the choices already made.
-bool opted_in(const Variant& v) {
+// registration makes it a candidate (e.g. k5_f16_256x192x64_s3). Read at each list of candidates;
+// auto's memo (reload_tune_tables clears it) keeps the choices already made.
+std::string auto_also() {
   const char* e = std::getenv("PIPEGEMM_AUTO_ALSO");
-  return e && *e && ("," + std::string(e) + ",").find("," + v.name + ",") != std::string::npos;
+  return e && *e ? "," + std::string(e) + "," : std::string();
+}
+bool opted_in(const Variant& v, const std::string& also) {
+  return !also.empty() && also.find("," + v.name + ",") != std::string::npos;
 }
 }  // namespace
 
 std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const Operands& x, std::string* refusals) {
   std::vector<const Variant*> out;
+  const std::string also = auto_also();
   for (const Variant& v : variants()) {
-    if (!v.auto_candidate && !opted_in(v)) continue;
+    if (!v.auto_candidate && !opted_in(v, also)) continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
