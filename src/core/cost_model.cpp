@@ -89,7 +89,6 @@ struct TileCost {
 
 double fmt_pct(double x) { return std::round(100.0 * x); }
 
-
 }  // namespace
 
 CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchSpec& a, int blocks_per_sm) {
