@@ -1,20 +1,10 @@
-# Session 18, call 1 (written in session 18, which was lent no device: run it next session).
-# (1) issue 13's last criterion, decided: bias + GELU at 4096^3 against no epilogue -- the
-# epilogue_cost suite (plain, bias, bias+GELU, beta C, each three times in turn), burst, ten BF16 and
-# four FP16 runs, each its own process, alternating types; each run's semantics_cost table is the
-# measure. (2) the kernels cuBLAS runs at 4096^3 and 8192^3 (ncu: names, grid, block). (3) issue 12's
+# Session 18, call 1 (written in session 18, which was lent no device: run it after s19_call1,
+# which took over its issue-13 part -- the epilogue_cost runs -- in session 19).
+# (2) the kernels cuBLAS runs at 4096^3 and 8192^3 (ncu: names, grid, block). (3) issue 12's
 # LLM suite with auto under the session-17 defaults (stagger, deferred stores), FP16 and BF16, back to
 # back then burst, best cuBLAS beside.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call1.sh pipegemm_cli
 note() { echo "# $*" >> "$OUT/run.log"; }
-for i in 1 2 3 4 5 6 7 8 9 10; do
-  pg bench --suite bench/suites/epilogue_cost.txt --dtype bf16 --out-dtype bf16 --kernel k5_bf16_128x256x64_s4 cublaslt_bf16 \
-     --reps 30 --rounds 2 --idle-ms 25
-  if [ $((i % 3)) -eq 1 ]; then
-    pg bench --suite bench/suites/epilogue_cost.txt --dtype f16 --out-dtype f16 --kernel k5_f16_128x256x64_s4 cublaslt_f16 \
-       --reps 30 --rounds 2 --idle-ms 25
-  fi
-done
 # (2) Which kernels cuBLAS runs on the compute shapes (issue 16): ncu's kernel lines carry the name
 # (tile, stages, cluster) and grid x block; each distinct line once, with its count.
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

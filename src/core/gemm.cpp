@@ -81,6 +81,15 @@ Operands abd(const void* A, const void* B, const void* D) { return Operands{A, B
 }  // namespace
 
 Status GemmCall::make(const Problem& in, std::string_view variant, const Operands& x, GemmCall* out) {
+  if (!variant.empty() && variant != "auto") {
+    const Variant* v = find_variant(variant);
+    if (!v)
+      return Status::error(StatusCode::invalid_argument,
+                           "unknown variant '" + std::string(variant) + "' (see `pipegemm list`)");
+    const Status s = make(in, *v, x, out);
+    if (s.ok()) out->why_.insert(std::string_view("asked for").size(), " by name");
+    return s;
+  }
   Problem p;
   Operands y;
   bool swapped = false;
@@ -88,22 +97,13 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
   Status s = prepare(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
   GemmCall c;
-  if (variant.empty() || variant == "auto") {
-    const Choice ch = auto_choice(p, y);
-    if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
-    c.v_ = ch.variant;
-    c.why_ = "auto, " + ch.why;
-    // A peer can find no algorithm at launch (cuBLASLt's heuristic; cublasGemmEx refusing int8
-    // strides it cannot vector-load): then launch() runs it on the highest rung of ours.
-    c.may_fall_back_ = c.v_->is_peer();
-  } else {
-    c.v_ = find_variant(variant);
-    if (!c.v_)
-      return Status::error(StatusCode::invalid_argument,
-                           "unknown variant '" + std::string(variant) + "' (see `pipegemm list`)");
-    if (!(s = detail::accepts(*c.v_, p, sm, y)).ok()) return s;
-    c.why_ = "asked for by name";
-  }
+  const Choice ch = auto_choice(p, y);
+  if (!ch.variant) return Status::error(StatusCode::not_supported, ch.why);
+  c.v_ = ch.variant;
+  c.why_ = "auto, " + ch.why;
+  // A peer can find no algorithm at launch (cuBLASLt's heuristic; cublasGemmEx refusing int8
+  // strides it cannot vector-load): then launch() runs it on the highest rung of ours.
+  c.may_fall_back_ = c.v_->is_peer();
   if (swapped) c.why_ += " (D column-major: computed as D^T = B A^T)";
   c.p_ = p;
   c.swapped_ = swapped;
@@ -119,10 +119,12 @@ Status GemmCall::make(const Problem& in, const Variant& v, const Operands& x, Ge
   Status s = prepare(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
   if (!(s = detail::accepts(v, p, sm, y)).ok()) return s;
-  out->v_ = &v;
-  out->p_ = p;
-  out->swapped_ = swapped;
-  out->why_ = swapped ? "asked for (D column-major: computed as D^T = B A^T)" : "asked for";
+  GemmCall c;  // built apart and moved in, as above: *out is untouched by a refusal
+  c.v_ = &v;
+  c.p_ = p;
+  c.swapped_ = swapped;
+  c.why_ = swapped ? "asked for (D column-major: computed as D^T = B A^T)" : "asked for";
+  *out = std::move(c);
   return Status::success();
 }
 

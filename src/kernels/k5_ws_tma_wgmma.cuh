@@ -58,6 +58,7 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
 // $PIPEGEMM_K5_SHORT_K up to which K the short-K config runs (default kShortK),
 // $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
+// $PIPEGEMM_K5_GENERAL_DEFER=1 defers the general form's stores too (CfgGeneral),
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
@@ -65,17 +66,22 @@ using K5ShortK = std::conditional_t<
 template <class Types, class Cfg, int kCluster>
 struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
-  template <bool A_MN, bool B_MN>
+  static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
+                                       !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
+  // DEFER (kDeferAlways configs): the general form defers its stores like the plain one -- the
+  // epilogue applies alpha, C, bias and activation to the fp32 accumulators, then packs them, and
+  // the tile goes out under the next tile's wgmma. Built in session 19 without a GPU: by
+  // $PIPEGEMM_K5_GENERAL_DEFER=1 until it has verified and measured beside the form that stores
+  // at once (general_defer()).
+  template <bool A_MN, bool B_MN, bool DEFER = false>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong, false,
-                                           Cfg::kStreamK>;
+                                           Cfg::kEpiBufs, DEFER && kDeferAlways, true, A_MN, B_MN, Cfg::kPingpong,
+                                           false, Cfg::kStreamK>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
                     Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
                 "both configs compute the same problem with the same tile");
-  static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
-                                       !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
   using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
@@ -148,6 +154,10 @@ struct K5Variant {
   static int stagger_override() {  // cooperative: k_tiles consumer 1 trails consumer 0 by (-1: default)
     static const int n = env_int("PIPEGEMM_K5_STAGGER", -1);
     return n;
+  }
+  static bool general_defer() {  // the general form's deferred stores (kDeferAlways configs only)
+    static const bool d = env_int("PIPEGEMM_K5_GENERAL_DEFER") != 0;
+    return d;
   }
   static int64_t short_k_max() {  // the short-K config runs up to this K
     static const int64_t n = env_int("PIPEGEMM_K5_SHORT_K", int(kShortK));
@@ -254,13 +264,19 @@ struct K5Variant {
       return launch_with<Cfg>(p, x, s, cluster);
     }
   }
-  static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
+  template <bool DEFER>
+  static Status launch_general(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     const bool a_mn = p.a_layout == Layout::ColMajor, b_mn = p.b_layout == Layout::ColMajor;
-    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true>>(p, x, s, cluster);
-    if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
-    if (b_mn) return launch_with<CfgGeneral<false, true>>(p, x, s, cluster);
-    if (!p.plain()) return launch_with<CfgGeneral<false, false>>(p, x, s, cluster);
-    return launch_plain(p, x, s, cluster);
+    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true, DEFER>>(p, x, s, cluster);
+    if (a_mn) return launch_with<CfgGeneral<true, false, DEFER>>(p, x, s, cluster);
+    if (b_mn) return launch_with<CfgGeneral<false, true, DEFER>>(p, x, s, cluster);
+    return launch_with<CfgGeneral<false, false, DEFER>>(p, x, s, cluster);
+  }
+  static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
+    if (p.a_layout != Layout::ColMajor && p.b_layout != Layout::ColMajor && p.plain())
+      return launch_plain(p, x, s, cluster);
+    if (kDeferAlways && general_defer()) return launch_general<true>(p, x, s, cluster);
+    return launch_general<false>(p, x, s, cluster);
   }
 
   static Status occupancy(int* blocks, int* regs) {

@@ -76,7 +76,8 @@ struct K5Smem {
 // float (the exact s32 sums, converted) -- the plain form only. EPI_BUFS: epilogue chunk buffers per consumer warpgroup -- 2 lets a
 // chunk's store drain while the next is written; 4 (with 3 stages, for short K) holds a whole
 // fp16 tile, so the consumers return to the mainloop while all of its stores are in flight.
-// DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers;
+// DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers
+// (the general form: once alpha, C, bias and activation are applied);
 // the tile is written out one chunk per k_tile during the next tile's mainloop, under its
 // wgmma, so the tensor cores do not idle through the stores (registers: 128 + 64 < 232).
 // GENERAL_: the full semantics (K5General below): batched rank-3 tensor maps, alpha, beta * C,
@@ -209,7 +210,6 @@ struct K5Config {
   static_assert(kEpiBufs >= 2 && kEpiChunks % kEpiBufs == 0, "chunk index mod kEpiBufs picks the buffer, the same one every tile");
   static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
   static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
-  static_assert(!(kDeferredStore && kGeneral), "the epilogue needs the fp32 accumulators, which a deferred tile no longer has");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file of one SM");
   static_assert(kSmemBytes <= 227 * 1024, "H100/H200: at most 227 KB of dynamic smem per CTA");
 };
@@ -838,13 +838,13 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // tile's wgmma (one chunk per k_tile).
     uint32_t pending[Cfg::kDeferredStore ? Cfg::kAccRegs / 2 : 1];
     bool has_pending = false;
-    int pending_m0 = 0, pending_n0 = 0;
+    int pending_m0 = 0, pending_n0 = 0, pending_bt = 0;
     constexpr auto kChunkSeq = std::make_integer_sequence<int, Cfg::kEpiChunks>{};
     auto store_pending_chunk = [&](auto ch) {
       if constexpr (Cfg::kDeferredStore) {
         constexpr int CH = decltype(ch)::value;
         store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk_packed<Cfg, CH>(pending, buf, tid_wg / 32, tid_wg % 32); },
-                               d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg);
+                               d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg, pending_bt);
       }
     };
 
@@ -1007,22 +1007,26 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // Deferred store: only the fp32 -> TD packing happens here; the chunks are written and
       // stored under the next tile's first k_tiles of wgmma (see the MAINLOOP).
       PIPEGEMM_TRACE_STAMP(trace, epilogue_begin, seq, -1, -1);
+      // Deferred: the chunks of the previous tile a short mainloop had no k_tile for go out first
+      // (the general epilogue's temporaries have no room beside a pending tile).
       if constexpr (Cfg::kDeferredStore) {
-        // Chunks a short mainloop had no k_tile for go out now, then this tile becomes pending.
         if (has_pending)
           for (int ch = k1 - k0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+      }
+      if constexpr (Cfg::kGeneral) {
+        float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
+        if (general.epi.bias && k1 - k0 <= kBiasStageKt<Cfg>)  // short K: not staged under the mainloop
+          stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
+                                   bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
+        apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
+      }
+      if constexpr (Cfg::kDeferredStore) {  // then this tile becomes pending
         pack_accumulators<Cfg>(acc, pending);
         pending_m0 = m0 + row_c;
         pending_n0 = n0;
+        pending_bt = bt;
         has_pending = true;
       } else {
-        if constexpr (Cfg::kGeneral) {
-          float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
-          if (general.epi.bias && k1 - k0 <= kBiasStageKt<Cfg>)  // short K: not staged under the mainloop
-            stage_tile_bias<Cfg::BN>(sbias, bias_v, general.epi.bias_type, general.epi.bias_mode == Bias::per_col,
-                                     bias_scale(general.epi), tid_wg, kBiasBarrier, 256);
-          apply_epilogue<Cfg>(acc, general.epi, m0 + row_c, n0, bt, M, N, tid_wg, sbias, row_c);
-        }
 #pragma unroll
         for (int mb = 0; mb < Cfg::kMBlocks; ++mb)  // a block's chunks reuse the buffers in turn, like a tile's
           store_d_tile<Cfg>(blk[mb], d_bufs, &tmap_d, m0 + row_c + 64 * mb, n0, c, tid_wg, kChunkSeq, bt);
