@@ -58,6 +58,7 @@ struct Mechanism {
   bool pingpong = false;       // consumers take turns on whole tiles (one's epilogue under the other's MMAs)
   int stagger = 0;             // cooperative consumers: k_tiles consumer 1 trails consumer 0 (its epilogue under the other's MMAs)
   int max_cluster = 1;         // CTAs per cluster the launcher may use (B multicast)
+  bool cluster_n = false;      // the cluster's CTAs side by side along N, multicasting A instead
   bool packed = false;         // unaligned operands copied through a 16-byte-aligned workspace first
   bool b_resident = false;     // B loaded into shared memory once and kept for every tile (N <= BN, short K)
   // Persistent: the last wave's k_tiles shared by every worker (stream-K); each unit's finisher

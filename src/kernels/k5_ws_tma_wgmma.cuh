@@ -29,10 +29,11 @@ namespace pipegemm::detail {
 // epilogue buffers, so the stores drain under the next mainloop.
 // Ping-pong hides the tile's stores under the other consumer's mainloop already, and B-resident is a
 // short-K form of its own (deferred stores): their own configs.
-// The wide tile (kMBlocks = 2) has neither the registers to defer nor the smem for 4 buffers: itself.
+// The wide tile (kMBlocks = 2) has neither the registers to defer nor the smem for 4 buffers: itself;
+// so are the configs clustered along N (built for the wide tile).
 template <class Cfg>
 using K5ShortK = std::conditional_t<
-    Cfg::kPingpong || Cfg::kBResident || (Cfg::kMBlocks > 1), Cfg,
+    Cfg::kPingpong || Cfg::kBResident || (Cfg::kMBlocks > 1) || Cfg::kClusterN, Cfg,
     std::conditional_t<
     sizeof(typename Cfg::TD) == 2,
     kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
@@ -50,8 +51,8 @@ using K5ShortK = std::conditional_t<
 //             compute shapes, FP16 and BF16 (bench/results/2026-12-04_h200_s17_call5_*), so Cfg
 //             is not built for it. CfgMain: the kernel a long K runs (registered shape, SASS).
 // kCluster: 2 = clusters of 2 CTAs along M multicasting B, used when M has >= 2 tiles and the
-// mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized);
-// 1 = never clusters.
+// mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized) -- along
+// N multicasting A when Cfg::kClusterN (N has >= 2 tiles); 1 = never clusters.
 // $PIPEGEMM_K5_RASTER_GROUP (work units per band along M, default 16 / cluster) overrides the
 // tile order's band height, $PIPEGEMM_K5_MAX_CTAS caps the persistent grid (default: every SM),
 // $PIPEGEMM_K5_SK_UNITS sets how many of the last units stream-K shares (default: its plan's),
@@ -77,7 +78,7 @@ struct K5Variant {
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
                                            Cfg::kEpiBufs, DEFER && kDeferAlways, true, A_MN, B_MN, Cfg::kPingpong,
                                            false, Cfg::kStreamK>;
-  static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs along M");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
                     Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
@@ -89,7 +90,8 @@ struct K5Variant {
   // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
   // The wide tile (256x192, 2 x 96 accumulators a consumer): the plain form too.
-  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1;
+  // Clusters along N: the plain form too.
+  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
@@ -194,15 +196,17 @@ struct K5Variant {
                                              p.stride_b);
       if (st.ok()) st = make_tensor_map_sw128(&td, x.d, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols, p.batch, p.stride_d);
     } else {
-      st = make_tensor_map_2d_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, C::BM, C::BK);
-      if (st.ok()) st = make_tensor_map_2d_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, C::BN / cluster, C::BK);
+      // A box per CTA of the shared operand's rows: B's, or A's (clusters along N).
+      const int a_box = C::kClusterN ? C::BM / cluster : C::BM, b_box = C::kClusterN ? C::BN : C::BN / cluster;
+      st = make_tensor_map_2d_sw128(&ta, x.a, Types::a, p.m, p.k, p.lda, a_box, C::BK);
+      if (st.ok()) st = make_tensor_map_2d_sw128(&tb, x.b, Types::a, p.n, p.k, p.ldb, b_box, C::BK);
       if (st.ok()) st = make_tensor_map_2d_sw128(&td, x.d, Types::d, p.m, p.n, p.ldd, 64, C::kEpiCols);
     }
     if (!st.ok()) return st;
 
     // Persistent grid: every resident cluster, at most one per work unit (of every product);
     // stream-K: as many as its plan shares the units' k_tiles among (pipeline/stream_k.cuh).
-    const int units = ((m_tiles + cluster - 1) / cluster) * n_tiles * int(p.batch);
+    const int units = kernels::k5::k5_schedule<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
     int resident = max_active_clusters<C>(cluster);
     if (max_ctas_override() >= cluster) resident = std::min(resident, max_ctas_override() / cluster);
     int clusters = std::min(units, resident);
@@ -240,8 +244,8 @@ struct K5Variant {
   }
 
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
-    const bool two_m_tiles = p.m > Cfg::BM;
-    const int cluster = (kCluster == 2 && two_m_tiles && p.k >= kClusterMinK) ? 2 : 1;
+    const bool two_tiles = Cfg::kClusterN ? p.n > Cfg::BN : p.m > Cfg::BM;  // along the cluster's side
+    const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
       if (!p.plain())
         return Status::error(StatusCode::not_supported, "k5 s8 / B-resident / 256x192: the plain TN GEMM only");
@@ -313,7 +317,7 @@ struct K5Variant {
                               std::to_string(M::BK) + "ELi" + std::to_string(M::STAGES) + "ELi" +
                               std::to_string(M::kEpiBufs) + "ELb" + (M::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
                               (M::kPingpong ? "1" : "0") + "ELb" + (M::kBResident ? "1" : "0") + "ELb" +
-                              (M::kStreamK ? "1" : "0") + "E";
+                              (M::kStreamK ? "1" : "0") + "ELb" + (M::kClusterN ? "1" : "0") + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
@@ -326,6 +330,11 @@ struct K5Variant {
     if constexpr (Cfg::kStreamK) v.auto_candidate = false;
     // The wide 256x192 tile: by name until measured beside the 128x256 one.
     if constexpr (Cfg::kMBlocks > 1) v.auto_candidate = false;
+    // Clusters along N (session 19): by name until measured beside the clusters along M.
+    if constexpr (Cfg::kClusterN) {
+      v.mech.cluster_n = true;
+      v.auto_candidate = false;
+    }
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
@@ -419,6 +428,15 @@ struct K5Variant {
     using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e, false, false, false, false, false, false, true>; \
     out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e)))); \
+  }                                                                                                  \
+  }
+// _CLUSTER1X2: the plain kernel with its 2-CTA clusters side by side along N, multicasting A.
+#define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e)                                                 \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
+                                      bm, bn, bk, s, e, false, false, false, false, false, false, false, true>; \
+    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e)))); \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \

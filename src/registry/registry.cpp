@@ -85,7 +85,9 @@ std::string describe(const Variant& v) {
   if (m.split_k > 1)
     parts.push_back("split-K over up to " + std::to_string(m.split_k) +
                     " CTAs when tiles leave SMs idle, fp32 partials summed in split order by the last");
-  if (m.max_cluster > 1)
+  if (m.max_cluster > 1 && m.cluster_n)
+    parts.push_back(std::to_string(m.max_cluster) + "-CTA clusters along N multicasting A when K >= 2048");
+  else if (m.max_cluster > 1)
     parts.push_back(std::to_string(m.max_cluster) + "-CTA clusters multicasting B when K >= 2048");
   else if (m.warp_specialized)
     parts.push_back("no clusters (each CTA loads its own B)");

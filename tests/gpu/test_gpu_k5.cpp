@@ -69,8 +69,8 @@ void verify_k5(const Problem& p) {
 }
 
 // K <= 512 runs the short-K kernel (3 stages, 4 epilogue buffers), K > 512 the main one
-// (4 stages), with 2-CTA clusters from K >= 2048 on the clustered variants.
-const std::array<std::array<int64_t, 3>, 8> kShapes = {{
+// (4 stages), with 2-CTA clusters from K >= 2048 on the clustered variants (along M, or along N).
+const std::array<std::array<int64_t, 3>, 9> kShapes = {{
     {8, 8, 8},           // one partial tile in every dimension, a single partial k_tile
     {127, 136, 40},      // odd M, N not a multiple of 256, K tail of 40
     {512, 512, 512},     // whole tiles
@@ -79,6 +79,7 @@ const std::array<std::array<int64_t, 3>, 8> kShapes = {{
     {383, 520, 1000},    // main kernel: partial tiles, K tail of 40 after 15 full k_tiles
     {384, 264, 2056},    // clusters: 3 M tiles, the last cluster's second CTA has an empty tile
     {1024, 1536, 4096},  // clusters, whole tiles, several tiles per CTA
+    {264, 520, 2048},    // clusters along N (_cluster1x2): 3 N tiles of 192, the last pair's second CTA empty
 }};
 
 }  // namespace

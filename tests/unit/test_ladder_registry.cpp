@@ -204,6 +204,39 @@ TEST(LadderRegistry, K5WideTileIsTwoM64N192BlocksPerConsumerPlainAndByName) {
   EXPECT_TRUE(contains(f16->symbol, "Li256ELi192ELi64ELi3ELi3ELb0")) << f16->symbol;
 }
 
+// Session 19: the wide tile with its 2-CTA clusters side by side along N, the pair sharing A (256
+// rows a k_tile) rather than B (192): the same tile and kernel code path otherwise, its own
+// instantiation (the symbol's last flag), plain TN and by name until measured.
+TEST(LadderRegistry, K5Cluster1x2IsTheWideTileSharingAAlongNPlainAndByName) {
+  const Variant* along_m = find_variant("k5_f16_256x192x64_s3");
+  if (!along_m) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  for (const char* name : {"k5_f16_256x192x64_s3_cluster1x2", "k5_bf16_256x192x64_s3_cluster1x2",
+                           "k5_i8_256x192x128_s3_cluster1x2"}) {
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    EXPECT_EQ(v->tile.bm, 256);
+    EXPECT_EQ(v->tile.bn, 192);
+    EXPECT_EQ(v->tile.stages, 3);
+    EXPECT_EQ(v->mech.max_cluster, 2);
+    EXPECT_TRUE(v->mech.cluster_n);
+    EXPECT_FALSE(v->auto_candidate);
+    EXPECT_TRUE(contains(v->description, "clusters along N multicasting A")) << v->description;
+    EXPECT_EQ(sass::expect_for(*v).mma_per_k_tile, 8);
+    EXPECT_TRUE(contains(v->symbol, "ELb0ELb1E")) << v->symbol;  // ... STREAM_K = 0, CLUSTER_N = 1
+  }
+  EXPECT_FALSE(along_m->mech.cluster_n);
+  EXPECT_TRUE(contains(along_m->symbol, "ELb0ELb0E")) << along_m->symbol;
+  EXPECT_FALSE(contains(along_m->description, "along N")) << along_m->description;
+  const Variant* v = find_variant("k5_f16_256x192x64_s3_cluster1x2");
+  Problem p = problem(DType::f16, 4096, 4096, 4096);
+  EXPECT_TRUE(check_variant(*v, p, 90).ok());
+  p.b_layout = Layout::ColMajor;
+  EXPECT_EQ(check_variant(*v, p, 90).code, StatusCode::not_supported);
+  p = problem(DType::f16, 4096, 4096, 4096);
+  p.alpha = 2.f;
+  EXPECT_EQ(check_variant(*v, p, 90).code, StatusCode::not_supported);
+}
+
 // Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
 // leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; by
 // name until its GPU test has run.

@@ -447,6 +447,14 @@ TEST(PlannerBytes, OperandBytesPerMacSeparateTheHopperTiles) {
   EXPECT_EQ(b.write_bytes, 56 * KB);
   EXPECT_NEAR(b.smem_per_clk_at_peak / 128.0, 0.958, 1e-3);
   EXPECT_NEAR(b.l2_per_mac / 0.0234375, 0.778, 1e-3);
+  // Its 2-CTA clusters: sharing B (along M), (256 + 96) rows a CTA per k_tile; sharing A (along N,
+  // _cluster1x2), (128 + 192) -- 9% fewer L2 bytes per MAC. The 128x256 tile is the other way round.
+  EXPECT_NEAR(b.l2_per_mac_cluster * 256 * 192, (256 + 96) * 2.0, 1e-6);
+  wide.cluster_n = true;
+  EXPECT_NEAR(byte_budget(h200, wide).l2_per_mac_cluster * 256 * 192, (128 + 192) * 2.0, 1e-6);
+  KernelDesc coop_n = coop;
+  coop_n.cluster_n = true;
+  EXPECT_GT(byte_budget(h200, coop_n).l2_per_mac_cluster, byte_budget(h200, coop).l2_per_mac_cluster);
 
   // s8 (BK = 128, 1-byte elements at twice the MAC rate): the same share of the SM's bandwidth.
   KernelDesc s8 = coop;

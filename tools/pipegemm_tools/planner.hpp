@@ -37,6 +37,7 @@ struct KernelDesc {
   bool swap_ab = false;     // skinny: BN (the streamed rows) on the MMA's M side, BM on its N side
   int warps_m = 0, warps_n = 0;  // mma.sync: the warp layout (Mechanism::warps_m/n; 0 = unknown)
   int max_cluster = 1;      // k5: CTAs per cluster, multicasting B (Mechanism::max_cluster)
+  bool cluster_n = false;   // k5: ... side by side along N, multicasting A (Mechanism::cluster_n)
   int regs_per_thread = 0;  // 0 = unknown (then registers are not a limit, and the plan says so)
   std::string regs_source;  // "--regs", "cudaFuncGetAttributes", "cuobjdump -res-usage ..."
   int static_smem = 0;      // __shared__ arrays, bytes

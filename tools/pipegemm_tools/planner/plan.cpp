@@ -60,6 +60,7 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.warps_m = v.mech.warps_m;
   k.warps_n = v.mech.warps_n;
   k.max_cluster = v.mech.max_cluster;
+  k.cluster_n = v.mech.cluster_n;
   // The registered smem is authoritative at the kernel's own stage count; whatever it holds
   // beyond the ring (epilogue staging, alignment) is carried as a constant to other counts.
   k.extra_smem = v.tile.smem_bytes - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));
@@ -97,7 +98,8 @@ ByteBudget byte_budget(const ArchSpec& a, const KernelDesc& k) {
   std::string what;
   b.smem_per_clk_at_peak = (b.read_bytes + b.write_bytes) / b.macs * math_rate(a, k, &what) / 2;
   b.l2_per_mac = b.write_bytes / b.macs;
-  if (k.max_cluster >= 2 && !k.b_resident) b.l2_per_mac_cluster = (k.bm + k.bn / 2.0) * bk * eb / b.macs;
+  if (k.max_cluster >= 2 && !k.b_resident)  // the shared operand's half: B's, or A's (clusters along N)
+    b.l2_per_mac_cluster = (k.cluster_n ? k.bm / 2.0 + k.bn : k.bm + k.bn / 2.0) * bk * eb / b.macs;
   b.known = true;
   return b;
 }

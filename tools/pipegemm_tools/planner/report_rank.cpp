@@ -67,8 +67,10 @@ void byte_budget_section(report::Document& d, const PlanReport& p) {
          kib(int(b.write_bytes)) + " per k_tile (also the L2 -> SM bytes)" + (k.b_resident ? "; B loaded once" : ""));
   s.note("  MACs                " + str(k.bm) + " x " + str(k.bn) + " x " + str(k.bk) + " = " + fixed(b.macs / 1e6, 2) +
          " M per k_tile");
+  const std::string shared = k.cluster_n ? "A (along N)" : "B";
   s.note("  L2 -> SM            " + fixed(b.l2_per_mac, 4) + " B/MAC" +
-         (b.l2_per_mac_cluster > 0 ? "; " + fixed(b.l2_per_mac_cluster, 4) + " with 2-CTA clusters multicasting B" : ""));
+         (b.l2_per_mac_cluster > 0 ? "; " + fixed(b.l2_per_mac_cluster, 4) + " with 2-CTA clusters multicasting " + shared
+                                   : ""));
   // A count, not a proven bound: k5's ping-pong (160 by it) measured 82-86% of the 128x256 tile, as the
   // count says, but its 128x128 tile (also 160) 86-100% (docs/planner.md 4b).
   const double use = b.smem_per_clk_at_peak / kSmemBytesPerClock;

@@ -105,9 +105,13 @@ struct K5Smem {
 // STREAM_K_ (cooperative, not deferred): the work is walked as pipeline::StreamKPlan's segments --
 // whole units first, then the last wave's k_tiles shared by every worker (pipeline/stream_k.cuh),
 // partial sums through a global workspace (K5StreamK).
+// CLUSTER_N_ (plain ring form): a cluster's CTAs sit side by side along N (a "1x2" cluster) and
+// multicast A -- each loads BM / cluster of its rows for both -- where the default stacks them along
+// M and multicasts B. Whichever operand a k_tile holds more of is the one to share: the wide tile's
+// A (256 rows) against its B (192).
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
           bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
-          bool PINGPONG_ = false, bool B_RESIDENT_ = false, bool STREAM_K_ = false>
+          bool PINGPONG_ = false, bool B_RESIDENT_ = false, bool STREAM_K_ = false, bool CLUSTER_N_ = false>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -120,6 +124,7 @@ struct K5Config {
   static constexpr bool kPingpong = PINGPONG_;
   static constexpr bool kBResident = B_RESIDENT_;
   static constexpr bool kStreamK = STREAM_K_;
+  static constexpr bool kClusterN = CLUSTER_N_;
   // Cooperative consumers staggered by 2 k_tiles (kStaggerBarrier): at 4096^3, BF16 bias + GELU
   // cost 1.028-1.031 of the plain GEMM against 1.040-1.043 in step, s8 0.7% faster, the plain
   // 16-bit GEMM unchanged (bench/results/2026-12-04_h200_s17_call{1,2,4}_*). More would leave the
@@ -174,6 +179,7 @@ struct K5Config {
     m.pingpong = kPingpong;
     m.stagger = kStagger;
     m.stream_k = kStreamK;
+    m.cluster_n = kClusterN;
     return m;
   }();
 
@@ -187,6 +193,8 @@ struct K5Config {
                 "tile or the general epilogue; stream-K's slots hold one block)");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
+  static_assert(!CLUSTER_N_ || (!GENERAL_ && !PINGPONG_ && !B_RESIDENT_ && !STREAM_K_),
+                "clusters along N: the plain ring form (cooperative, tiles walked in the unit order)");
   static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
                 "stream-K: the cooperative ring form (a segment's sums stay in its consumers' registers)");
   static_assert(BN == 256 || BN == 192 || (BN == 128 && !kInt8),
@@ -683,6 +691,25 @@ __device__ __forceinline__ int opaque(int v) {
   return v;
 }
 
+// The grid of work units: a unit is one cluster's tiles -- cluster tiles stacked along M (B
+// multicast), or side by side along N (kClusterN, A multicast) -- walked in the banded order.
+// Host and device: the launcher counts units with it.
+template <class Cfg>
+PIPEGEMM_HOST_DEVICE pipeline::TileScheduler k5_schedule(int m_tiles, int n_tiles, int cluster, int group) {
+  if constexpr (Cfg::kClusterN)
+    return pipeline::TileScheduler(m_tiles, (n_tiles + cluster - 1) / cluster, 1, group);
+  else
+    return pipeline::TileScheduler(m_tiles, n_tiles, cluster, group);
+}
+// This CTA's tile of unit coordinates u (k5_schedule's): its first row and column.
+template <class Cfg>
+__device__ __forceinline__ pipeline::TileCoord k5_tile_origin(pipeline::TileCoord u, int cluster, int cta_rank) {
+  if constexpr (Cfg::kClusterN)
+    return {u.m * Cfg::BM, (u.n * cluster + cta_rank) * Cfg::BN};
+  else
+    return {(u.m * cluster + cta_rank) * Cfg::BM, u.n * Cfg::BN};
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM); MN-major (64, BK)
@@ -719,7 +746,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
   const int k_tiles = (K + BK - 1) / BK;  // the last one may be partial: TMA fills zeros
   const pipeline::TileScheduler sched = [&] {  // units of cluster_m tiles
     if constexpr (Cfg::kStreamK) return sk.sched;
-    else return pipeline::TileScheduler(m_tiles, n_tiles, cluster_m, raster_group);
+    else return k5_schedule<Cfg>(m_tiles, n_tiles, cluster_m, raster_group);
   }();
   // The work: every product's units, product by product (one product: the units).
   int work = sched.total;
@@ -759,9 +786,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // One unit's k_tiles [k0, k1) (the whole K unless stream-K); seq counts the CTA's units.
       auto produce = [&](int item, int k0, int k1, int seq) {
         const int unit = Cfg::kGeneral ? item % sched.total : item;
-        const pipeline::TileCoord u = sched.coords(unit);  // (m unit, n tile)
-        const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
-        const int n0 = u.n * BN;
+        const pipeline::TileCoord o = k5_tile_origin<Cfg>(sched.coords(unit), cluster_m, int(cta_rank));
+        const int m0 = o.m, n0 = o.n;
         int bt_a = 0, bt_b = 0;  // the product each operand's map is read at
         if constexpr (Cfg::kGeneral) {
           const int bt = item / sched.total;
@@ -788,6 +814,14 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
             load_operand<Cfg, Cfg::kAMn>(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, BM, bt_a, full, 0);
             load_operand<Cfg, Cfg::kBMn>(b_dst, &tmap_b, kt * BK, n0 + int(cta_rank) * b_rows, b_rows, bt_b, full,
                                          cluster_m == 1 ? uint16_t(0) : mask);
+          } else if constexpr (Cfg::kClusterN) {  // A's rows split over the cluster, B this CTA's own
+            const int a_rows = BM / cluster_m;    // rows of A this CTA loads (and multicasts)
+            if (cluster_m == 1)
+              arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
+            else
+              arch::tma_load_2d_multicast(sA + w.index * (BM * BK) + int(cta_rank) * a_rows * BK, &tmap_a, kt * BK,
+                                          m0 + int(cta_rank) * a_rows, full, mask);
+            arch::tma_load_2d(sB + w.index * (BN * BK), &tmap_b, kt * BK, n0, full);
           } else {
             arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
             if (cluster_m == 1)
@@ -852,8 +886,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     // are not live across setmaxnreg beside 192 accumulators (ptxas spilled two of them, 8 bytes).
     const pipeline::TileScheduler csched = [&] {
       if constexpr (Cfg::kMBlocks > 1)
-        return pipeline::TileScheduler((opaque(M) + BM - 1) / BM, (opaque(N) + BN - 1) / BN, opaque(cluster_m),
-                                       raster_group);
+        return k5_schedule<Cfg>((opaque(M) + BM - 1) / BM, (opaque(N) + BN - 1) / BN, opaque(cluster_m),
+                                raster_group);
       else
         return sched;
     }();
@@ -869,9 +903,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const int unit = Cfg::kGeneral ? item % csched.total : item;
       const int bt = Cfg::kGeneral ? item / csched.total : 0;  // the product
       (void)bt;
-      const pipeline::TileCoord u = csched.coords(unit);  // (m unit, n tile)
-      const int m0 = (u.m * cluster_m + int(cta_rank)) * BM;
-      const int n0 = u.n * BN;
+      const pipeline::TileCoord o = k5_tile_origin<Cfg>(csched.coords(unit), cluster_m, int(cta_rank));
+      const int m0 = o.m, n0 = o.n;
       PIPEGEMM_TRACE_STAMP(trace, tile_begin, seq, -1, -1);
       // This thread's elements of the tile's bias (their bits), staged under the mainloop (kBiasStageKt).
       uint32_t bias_v[kBiasPerThread] = {};
