@@ -5,7 +5,8 @@
 # back, best cuBLAS beside -- issue 12's LLM criterion and issue 16's compute geomean through auto.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call4.sh pipegemm_cli
 note() { echo "# $*" >> "$OUT/run.log"; }
-export PIPEGEMM_AUTO_ALSO=k5_f16_256x192x64_s3,k5_bf16_256x192x64_s3
+# Session 19: the wide tile's 1x2-cluster form too (drop what s18_call2 found wrong or slower).
+export PIPEGEMM_AUTO_ALSO=k5_f16_256x192x64_s3,k5_bf16_256x192x64_s3,k5_f16_256x192x64_s3_cluster1x2,k5_bf16_256x192x64_s3_cluster1x2
 note "PIPEGEMM_AUTO_ALSO=$PIPEGEMM_AUTO_ALSO"
 for s in compute llm; do
   for t in f16 bf16; do pg tune --suite bench/suites/$s.txt --dtype $t --output data/tune/h200.json --force; done
