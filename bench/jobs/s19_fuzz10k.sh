@@ -1,0 +1,16 @@
+# Session 19 (written without a device): issue 12's "fuzz passes again, 10,000 problems per type,
+# with every new variant included" -- every variant that accepts a problem runs it, so the wide
+# tile, its 1x2-cluster form and the s8 packed form (sessions 18-19) are in. The four types at once,
+# each its own process. Run it once s19_call1 and s18_call2 have passed; to fuzz the deferred
+# general form too, start the call with it on:
+#   PIPEGEMM_K5_GENERAL_DEFER=1 scripts/gpu_session.sh bench/jobs/s19_fuzz10k.sh pipegemm_cli
+note() { echo "# $*" >> "$OUT/run.log"; }
+note "PIPEGEMM_K5_GENERAL_DEFER=${PIPEGEMM_K5_GENERAL_DEFER:-unset}"
+for t in f16 bf16 i8 f32; do
+  (timeout 480 "$PG" fuzz --count 10000 --seed 19 --dtype $t > "$OUT/fuzz_$t.log" 2>&1; echo "# exit $?" >> "$OUT/fuzz_$t.log") &
+done
+wait
+for t in f16 bf16 i8 f32; do
+  { echo; echo "\$ pipegemm fuzz --count 10000 --seed 19 --dtype $t   # (the four types ran at once)"
+    grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
+done
