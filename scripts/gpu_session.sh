@@ -45,6 +45,20 @@ verify_every_type() {
     pg verify --shape "$1" --kernel all --dtype $t
   done
 }
+# fuzz_every_type COUNT SEED [TIMEOUT_S]: `fuzz` of the four input types at once, each its own
+# process (its log under $OUT), then their summaries into run.log.
+fuzz_every_type() {
+  local t
+  for t in f16 bf16 i8 f32; do
+    (timeout "${3:-480}" "$PG" fuzz --count "$1" --seed "$2" --dtype $t > "$OUT/fuzz_$t.log" 2>&1
+     echo "# exit $?" >> "$OUT/fuzz_$t.log") &
+  done
+  wait
+  for t in f16 bf16 i8 f32; do
+    { echo; echo "\$ pipegemm fuzz --count $1 --seed $2 --dtype $t   # (the four types ran at once)"
+      grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
+  done
+}
 # build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
 # build/trace, its log in /tmp; pgt ARGS...: run that build's pipegemm, logged like pg.
 TRACE_BUILD=build/trace

@@ -6,11 +6,4 @@
 #   PIPEGEMM_K5_GENERAL_DEFER=1 scripts/gpu_session.sh bench/jobs/s19_fuzz10k.sh pipegemm_cli
 note() { echo "# $*" >> "$OUT/run.log"; }
 note "PIPEGEMM_K5_GENERAL_DEFER=${PIPEGEMM_K5_GENERAL_DEFER:-unset}"
-for t in f16 bf16 i8 f32; do
-  (timeout 480 "$PG" fuzz --count 10000 --seed 19 --dtype $t > "$OUT/fuzz_$t.log" 2>&1; echo "# exit $?" >> "$OUT/fuzz_$t.log") &
-done
-wait
-for t in f16 bf16 i8 f32; do
-  { echo; echo "\$ pipegemm fuzz --count 10000 --seed 19 --dtype $t   # (the four types ran at once)"
-    grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
-done
+fuzz_every_type 10000 19 480
