@@ -11,17 +11,24 @@
 # Run: scripts/gpu_session.sh bench/jobs/s19_call1.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1; note "PIPEGEMM_K5_GENERAL_DEFER=1 (correctness of the deferred general form)"
-gt pipegemm_gpu_tests "GpuSemantics.*:K5Verify.*:K5Refusal.RefusedLaunchWritesNothing"
+gt pipegemm_gpu_tests "GpuSemantics.VerifyMatrix*:GpuSemantics.K5Every*:K5Verify.Fp16*:K5Verify.Bf16*:K5Refusal.RefusedLaunchWritesNothing"
+# 4096x2048x520: 256 tiles (several a CTA: pending tiles across work items); 2000x3000x136 and
+# 1000x1000x64: fewer k_tiles than chunks (the flush before the epilogue).
 for t in "bf16 --out-dtype bf16:k5_bf16_128x256x64_s4" "f16 --out-dtype f16:k5_f16_128x256x64_s4"; do
   ty=${t%%:*}; k=${t#*:}
+  for l in TN NN NT TT; do
+    pg verify --shape 4096x2048x520 --dtype $ty --kernel $k --layout $l --beta 1 --c d --bias col --act gelu_tanh --no-peers
+  done
+  for l in TN NN; do
+    pg verify --shape 4096x2048x520 --dtype $ty --kernel $k --layout $l --alpha 0.5 --beta -1 --bias row --act relu \
+       --batch 3 --broadcast b --no-peers
+  done
   for s in 4096x2048x520 2000x3000x136 1000x1000x64; do
-    for l in TN NN NT TT; do
-      pg verify --shape $s --dtype $ty --kernel $k --layout $l --beta 1 --c d --bias col --act gelu_tanh --no-peers
-      pg verify --shape $s --dtype $ty --kernel $k --layout $l --alpha 0.5 --beta -1 --bias row --act relu \
-         --batch 3 --broadcast b --no-peers
-    done
     pg verify --shape $s --dtype $ty --kernel $k --d-layout col --beta 0.5 --c-dtype f32 --bias col --bias-dtype f32 \
        --act gelu_erf --no-peers
+  done
+  for s in 2000x3000x136 1000x1000x64; do
+    pg verify --shape $s --dtype $ty --kernel $k --layout NT --beta 1 --c d --bias col --act gelu_tanh --batch 3 --no-peers
   done
 done
 pg fuzz --count 300 --dtype f16,bf16 --seed 20261219
