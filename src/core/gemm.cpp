@@ -78,6 +78,9 @@ Status prepare(const Problem& in, const Operands& x, Problem* p, Operands* y, bo
 
 Operands abd(const void* A, const void* B, const void* D) { return Operands{A, B, const_cast<void*>(D)}; }
 
+// How a variant given by the caller was chosen (GemmCall::why()); by name, " by name" follows it.
+constexpr std::string_view kAskedFor = "asked for";
+
 }  // namespace
 
 Status GemmCall::make(const Problem& in, std::string_view variant, const Operands& x, GemmCall* out) {
@@ -87,7 +90,7 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
       return Status::error(StatusCode::invalid_argument,
                            "unknown variant '" + std::string(variant) + "' (see `pipegemm list`)");
     const Status s = make(in, *v, x, out);
-    if (s.ok()) out->why_.insert(std::string_view("asked for").size(), " by name");
+    if (s.ok()) out->why_.insert(kAskedFor.size(), " by name");
     return s;
   }
   Problem p;
@@ -123,7 +126,7 @@ Status GemmCall::make(const Problem& in, const Variant& v, const Operands& x, Ge
   c.v_ = &v;
   c.p_ = p;
   c.swapped_ = swapped;
-  c.why_ = swapped ? "asked for (D column-major: computed as D^T = B A^T)" : "asked for";
+  c.why_ = std::string(kAskedFor) + (swapped ? " (D column-major: computed as D^T = B A^T)" : "");
   *out = std::move(c);
   return Status::success();
 }
