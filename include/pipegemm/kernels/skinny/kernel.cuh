@@ -35,6 +35,7 @@
 #include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
+#include "pipegemm/kernels/skinny/partials.hpp"
 #include "pipegemm/mechanism.hpp"
 
 namespace pipegemm::kernels::skinny {
@@ -82,7 +83,7 @@ struct SkinnyConfig {
 
   static_assert(std::is_same_v<TIn, __half> || std::is_same_v<TIn, __nv_bfloat16>, "16-bit inputs (mma.sync k16)");
   static_assert(std::is_same_v<TOut, TIn> || std::is_same_v<TOut, float>, "D in the input type or f32");
-  static_assert(MAX_X % 8 == 0 && MAX_X <= 32, "the thin side: 8, 16, 24 or 32 rows (m16 tiles, padded)");
+  static_assert(MAX_X == 8 || MAX_X == 16 || MAX_X == 32, "the thin side: 8, 16 or 32 rows (m16 tiles, padded)");
   static_assert(ROWS % 8 == 0 && ROWS <= 64, "W rows: n8 blocks");
   static_assert(VEC == 8 || VEC == 1, "16-byte vectors or element loads");
   static_assert(WARPS * kElems * 4 <= 48 * 1024, "the warps' partial sums fit static shared memory");
@@ -252,36 +253,32 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
   // ===== EPILOGUE ============================================================================
   // Warps' sums in warp order (smem), then the K splits' in split order (workspace), then alpha,
   // beta * C, bias, activation per element, stored so that a warp writes D's contiguous dimension.
-  // Accumulator i of (xt, wb): X row 16 xt + g + 8 (i / 2), W row 8 wb + 2t + i % 2; the X rows
-  // of the padding (past kMaxX) are dropped.
-  __shared__ float red[W][Cfg::kRows][Cfg::kMaxX];  // (ROWS, MAX_X, WARPS)
+  // The X rows of the padding (past kMaxX) are dropped. Each warp's block is laid out by
+  // partial_index (partials.hpp: no bank conflicts on the reads in store order).
+  constexpr int R = Cfg::kRows, X = Cfg::kMaxX;
+  __shared__ float red[W][R * X];
 #pragma unroll
   for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
     for (int wb = 0; wb < WB; ++wb)
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        const int xr = 16 * xt + g + 8 * (i / 2);
-        if (xr < Cfg::kMaxX) red[warp][8 * wb + 2 * t + i % 2][xr] = acc[xt][wb][i];
+        const PartialCoord c = fragment_coord(xt, wb, i, g, t);
+        if (c.xr < X) red[warp][partial_index<X>(c.r, c.xr)] = acc[xt][wb][i];
       }
   __syncthreads();
 
   constexpr int kPer = (Cfg::kElems + Cfg::kNumThreads - 1) / Cfg::kNumThreads;
-  // Element e of the CTA tile: D's contiguous dimension fastest (W rows when D = (x, w)).
-  auto elem = [&](int e, int& r, int& xr) {
-    if (args.x_is_a) r = e % Cfg::kRows, xr = e / Cfg::kRows;
-    else xr = e % Cfg::kMaxX, r = e / Cfg::kMaxX;
-  };
   float v[kPer];
 #pragma unroll
   for (int i = 0; i < kPer; ++i) {
     const int e = tid + i * Cfg::kNumThreads;
     v[i] = 0.f;
     if (e < Cfg::kElems) {
-      int r, xr;
-      elem(e, r, xr);
+      const PartialCoord c = store_coord<R, X>(e, args.x_is_a);
+      const int at = partial_index<X>(c.r, c.xr);
 #pragma unroll
-      for (int ww = 0; ww < W; ++ww) v[i] += red[ww][r][xr];
+      for (int ww = 0; ww < W; ++ww) v[i] += red[ww][at];
     }
   }
 
@@ -317,9 +314,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
   for (int i = 0; i < kPer; ++i) {
     const int e = tid + i * Cfg::kNumThreads;
     if (e >= Cfg::kElems) continue;
-    int r, xr;
-    elem(e, r, xr);
-    const int wr = row0 + r;
+    const PartialCoord c = store_coord<R, X>(e, args.x_is_a);
+    const int wr = row0 + c.r, xr = c.xr;
     if (wr >= args.n_w || xr >= args.n_x) continue;
     const int64_t di = args.x_is_a ? xr : wr, dj = args.x_is_a ? wr : xr;
     const void* c_elem = nullptr;
