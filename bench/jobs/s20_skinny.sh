@@ -1,0 +1,25 @@
+# Session 20, skinny (written in session 20, which was lent no device: run it after the s18/s19
+# jobs). (1) The skinny GPU tests with the bank-conflict-free partials (partials.hpp: results
+# must repeat bit for bit as before). (2) Tiny problems, where the stored tune table put the
+# 32-row form 2-3x above the 8-row one (a fixed ~6 us): the three forms side by side, X = A (small
+# M: the reads the swizzle fixed) and X = B, 16-byte and element loads, FP16, back to back.
+# (3) Why the 32-row element form costs ~4 us more than its 16-byte form on 1x15x20: diagnose
+# (ncu) of both forms on one launch each -- cycles, instructions, stall reasons.
+# Run: scripts/gpu_session.sh bench/jobs/s20_skinny.sh pipegemm_cli pipegemm_gpu_tests
+note() { echo "# $*" >> "$OUT/run.log"; }
+gt pipegemm_gpu_tests "Skinny*"
+K="skinny_f16_8x32x256_w4 skinny_f16_16x32x256_w4 skinny_f16_32x32x128_w4 cublas_f16 cublaslt_f16"
+# x_is_a (M small) 16-byte rows / element rows; x_is_b (N small) the same.
+for s in 2x7x24 4x11918x8 16x4096x64 1x15x20 4x2x10 4x11918x4 7x24x2 11918x4x8 18x2x174 11918x4x4; do
+  pg bench --shape $s --dtype f16 --out-dtype f16 --kernel $K --reps 50 --rounds 3 --warmup 5
+done
+# The 32-row form on decode weights (M = 17..32): the stored table has it at 1.4-2.3x the best cuBLAS.
+for s in 32x4096x4096 24x8192x8192 32x28672x4096; do
+  pg bench --shape $s --dtype f16 --out-dtype f16 --kernel skinny_f16_16x32x256_w4 skinny_f16_32x32x128_w4 \
+     cublas_f16 cublaslt_f16 k5_f16_128x128x64_s6 --reps 20 --rounds 2 --warmup 3
+done
+for s in 1x15x20 1x15x24; do
+  if [ $(( $(date +%s) - t0 )) -gt 480 ]; then note "skipped diagnose $s: out of call time"; continue; fi
+  pg diagnose --kernel skinny_f16_32x32x128_w4 --shape $s --dtype f16 --out-dtype f16
+  pg diagnose --kernel skinny_f16_16x32x256_w4 --shape $s --dtype f16 --out-dtype f16
+done
