@@ -248,7 +248,7 @@ struct K5Variant {
     const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
       if (!p.plain())
-        return Status::error(StatusCode::not_supported, "k5 s8 / B-resident / 256x192: the plain TN GEMM only");
+        return Status::error(StatusCode::not_supported, "k5 s8 / B-resident / 256x192 (and its 1x2 clusters): the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
         if (p.n > Cfg::BN || p.k > Cfg::kMaxK)
           return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");

@@ -21,7 +21,8 @@
 //                    one's epilogue overlaps the other's last (or first) wgmma of a tile.
 // Cluster of cluster_m CTAs (1 or 2, chosen at launch) along M: both CTAs need the same B tile,
 // so each loads half of it and multicasts it to both; every consumer releases its slot in
-// both CTAs. Tiles are visited in a banded (grouped-along-M) order for L2 reuse.
+// both CTAs. With kClusterN (the wide tile's _cluster1x2) the pair sits along N and shares A the
+// same way. Tiles are visited in a banded (grouped-along-M) order for L2 reuse.
 // Edges: TMA zero-fills loads outside (M,N,K) -- a K tail adds zeros -- and clips stores.
 #pragma once
 
