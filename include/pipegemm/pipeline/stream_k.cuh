@@ -27,7 +27,8 @@
 // Plain C++, host and device: the CPU unit test checks the very code the kernel runs.
 #pragma once
 
-#include "pipegemm/pipeline/tile_scheduler.cuh"  // PIPEGEMM_HOST_DEVICE
+#include "pipegemm/detail/host_device.hpp"
+#include "pipegemm/pipeline/tile_scheduler.cuh"
 
 namespace pipegemm::pipeline {
 

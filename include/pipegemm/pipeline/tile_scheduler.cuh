@@ -16,13 +16,7 @@
 // Plain C++ (no CuTe) and host-callable, so the CPU unit test checks the very code the kernels run.
 #pragma once
 
-// Forced inline on the device, as CuTe's CUTE_HOST_DEVICE was for k4: the order is a few
-// integer ops recomputed per tile, never a call.
-#if defined(__CUDACC__)
-#define PIPEGEMM_HOST_DEVICE __forceinline__ __host__ __device__
-#else
-#define PIPEGEMM_HOST_DEVICE inline
-#endif
+#include "pipegemm/detail/host_device.hpp"
 
 namespace pipegemm::pipeline {
 
