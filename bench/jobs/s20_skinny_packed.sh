@@ -1,12 +1,28 @@
-# Session 20, skinny (written in session 20, which was lent no device: run it after the s18/s19
-# jobs). (1) The skinny GPU tests with the bank-conflict-free partials (partials.hpp: results
+# Session 20 (written in session 20, which was lent no device: run it after the s18/s19 jobs).
+# Packed: (0) the pack copy's vector form -- the K5Packed GPU tests, verify with every operand
+# off 16 bytes, then the packed k5 beside cuBLAS on the misaligned shapes of the stored tables
+# (the held-out table: 14304x8552x10868 packed 5.6 ms, cuBLASLt 11.1; the copy was estimated at ~1.8
+# ms of the 5.6). Skinny: (1) The skinny GPU tests with the bank-conflict-free partials (partials.hpp: results
 # must repeat bit for bit as before). (2) Tiny problems, where the stored tune table put the
 # 32-row form 2-3x above the 8-row one (a fixed ~6 us): the three forms side by side, X = A (small
 # M: the reads the swizzle fixed) and X = B, 16-byte and element loads, FP16, back to back.
 # (3) Why the 32-row element form costs ~4 us more than its 16-byte form on 1x15x20: diagnose
 # (ncu) of both forms on one launch each -- cycles, instructions, stall reasons.
-# Run: scripts/gpu_session.sh bench/jobs/s20_skinny.sh pipegemm_cli pipegemm_gpu_tests
+# Run: scripts/gpu_session.sh bench/jobs/s20_skinny_packed.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
+gt pipegemm_gpu_tests "K5Packed*"
+for t in "f16 --out-dtype f16:k5_f16_128x256x64_s4_packed" "bf16 --out-dtype bf16:k5_bf16_128x256x64_s4_packed" \
+         "i8 --acc i32 --out-dtype i32:k5_i8_128x256x128_s4_packed"; do
+  ty=${t%%:*}; k=${t#*:}
+  pg verify --shape 1001x777x333 --dtype $ty --kernel $k --offset 3 --no-peers
+  pg verify --shape 257x130x4100 --dtype $ty --kernel $k --lda 4103 --ldd 133 --offset 1 --no-peers
+  pg verify --shape 3x2x1 --dtype $ty --kernel $k --offset 1 --no-peers
+done
+for s in 14304x8552x10868 6145x2246x5210 6622x1440x1482 562x4374x3654 4225x356x10876 2427x4288x196 8947x928x596 45x25x283; do
+  if [ $(( $(date +%s) - t0 )) -gt 300 ]; then note "skipped packed bench $s: out of call time"; continue; fi
+  pg bench --shape $s --dtype f16 --out-dtype f16 --kernel k5_f16_128x256x64_s4_packed cublas_f16 cublaslt_f16 \
+     --reps 10 --rounds 2 --warmup 2
+done
 gt pipegemm_gpu_tests "Skinny*"
 K="skinny_f16_8x32x256_w4 skinny_f16_16x32x256_w4 skinny_f16_32x32x128_w4 cublas_f16 cublaslt_f16"
 # x_is_a (M small) 16-byte rows / element rows; x_is_b (N small) the same.
