@@ -13,7 +13,6 @@
 // cuBLAS picks its own tile and split-K at run time: it is modelled as the best of a tile menu.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 
 #include "kernels/pack.hpp"
@@ -106,10 +105,9 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   // 2048x2048x2049 128, against ~700 aligned (bench/results/2026-12-02_h200_s10_call1_*.log).
   // Its GEMV (M or N = 1) takes any alignment at full speed: 1x4097x4099 16.9 us against 14.7 for
   // 1x4096x4096 (bench/results/2026-12-02_h200_s11_call2_*.log).
-  const int align = alignment_class(p, nullptr, nullptr, nullptr);
-  const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && std::min(p.m, p.n) > 1 && align < 16;
-  const double odd_rate = align <= 2 ? 0.19 : align == 4 ? std::atof(std::getenv("ODD4") ? std::getenv("ODD4") : "1") : std::atof(std::getenv("ODD8") ? std::getenv("ODD8") : "1");
-  const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? odd_rate : 1.0);  // FLOP/s of one SM
+  const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && std::min(p.m, p.n) > 1 &&
+                        alignment_class(p, nullptr, nullptr, nullptr) <= 2;
+  const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
   const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
   const double dsize = dtype_bytes(p.d_type);
   e.memory_us = p.bytes() / (bw * kDramEff);
