@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 #include "pipegemm_tools/reports.hpp"
@@ -116,18 +118,26 @@ TEST(BenchSuite, RefusesBadLinesWithTheLineNumber) {
 }
 
 TEST(BenchSuite, TheRepositorySuitesParse) {
-  for (const char* name : {"compute", "memory", "llm", "random", "decode", "epilogue"}) {
+  // Every suite under bench/suites, the ones the issues name among them.
+  const std::filesystem::path dir = std::filesystem::path(PIPEGEMM_TEST_DATA) / ".." / ".." / "bench" / "suites";
+  std::set<std::string> seen;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".txt") continue;
+    const std::string name = entry.path().stem().string(), path = entry.path().string();
+    seen.insert(name);
     std::vector<SuiteShape> s;
-    const Status st = load_suite(std::string(PIPEGEMM_TEST_DATA) + "/../../bench/suites/" + name + ".txt", &s);
+    const Status st = load_suite(path, &s);
     EXPECT_TRUE(st.ok()) << name << ": " << st.message;
     EXPECT_FALSE(s.empty()) << name;
     // Every line, its flags included, makes a valid problem (what bench --suite runs).
     ProblemRequest r;
     r.types.in = "f16";
     std::vector<ShapeRequest> shapes;
-    const Status rs = request_shapes(r, std::string(PIPEGEMM_TEST_DATA) + "/../../bench/suites/" + name + ".txt", &shapes);
+    const Status rs = request_shapes(r, path, &shapes);
     EXPECT_TRUE(rs.ok()) << name << ": " << rs.message;
   }
+  for (const char* name : {"compute", "memory", "llm", "random", "decode", "epilogue", "batched"})
+    EXPECT_TRUE(seen.count(name)) << name;
 }
 
 TEST(BenchSuite, ExpandsRangesAsACrossProduct) {
