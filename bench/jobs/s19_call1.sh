@@ -12,6 +12,9 @@
 note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1; note "PIPEGEMM_K5_GENERAL_DEFER=1 (correctness of the deferred general form)"
 gt pipegemm_gpu_tests "GpuSemantics.VerifyMatrix*:GpuSemantics.K5Every*:K5Verify.Fp16*:K5Verify.Bf16*:K5Refusal.RefusedLaunchWritesNothing"
+# Session 20's two changes in auto's default paths (no device lent then): skinny's partials layout,
+# the pack copy's vector form.
+gt pipegemm_gpu_tests "Skinny*:K5Packed*"
 # 4096x2048x520: 256 tiles (several a CTA: pending tiles across work items); 2000x3000x136 and
 # 1000x1000x64: fewer k_tiles than chunks (the flush before the epilogue).
 for t in "bf16 --out-dtype bf16:k5_bf16_128x256x64_s4" "f16 --out-dtype f16:k5_f16_128x256x64_s4"; do
