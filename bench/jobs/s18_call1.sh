@@ -19,6 +19,15 @@ for spec in "i8 --acc i32 --out-dtype i32:cublas_i8 cublaslt_i8" "f16 --out-dtyp
       | sort | uniq -c | sort -rn | head -12 >> "$OUT/run.log"
   done
 done
+# (2b) and on the M = 128 rows of the LLM suite, where our best (k5 128x128) is 0.54-0.84 of cuBLAS
+# (tune table): which tile, split and grid cuBLAS takes there (session 20's addition).
+for s in 128x4096x4096 128x4096x14336; do
+  if [ $(( $(date +%s) - t0 )) -gt 330 ]; then note "skipped ncu $s: out of call time"; continue; fi
+  note "ncu kernel names: $s f16 cublas_f16 cublaslt_f16"
+  $NCU --metrics gpu__time_duration.sum --launch-count 80 "$PG" bench --shape $s --dtype f16 --out-dtype f16 \
+    --kernel cublas_f16 cublaslt_f16 --reps 2 --rounds 1 --warmup 1 2>&1 | grep -E "^  [A-Za-z_].*\([0-9]+, [0-9]+, [0-9]+\)x" \
+    | sed -E 's/, Context.*//' | sort | uniq -c | sort -rn | head -12 >> "$OUT/run.log"
+done
 # (3) The LLM suite (guarded: what the call's time leaves).
 for p in b2b burst; do
   for t in f16 bf16; do
