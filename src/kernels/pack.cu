@@ -39,14 +39,8 @@ __global__ void __launch_bounds__(kCopyThreads) copy_rows_kernel(E* __restrict__
   constexpr int V = 16 / int(sizeof(E));
   const int64_t chunks = (cols + V - 1) / V;
   for (int64_t r = 2 * int64_t(blockIdx.y); r < rows; r += 2 * int64_t(gridDim.y))
-    for (int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; q < chunks; q += int64_t(gridDim.x) * blockDim.x) {
-      const bool two = r + 1 < rows;
-      const Vec16 v0 = load_chunk<E, kIntoWorkspace>(src, lds, cols, r, q);
-      Vec16 v1{};
-      if (two) v1 = load_chunk<E, kIntoWorkspace>(src, lds, cols, r + 1, q);
-      store_chunk<E, kIntoWorkspace>(dst, ldd, cols, r, q, v0);
-      if (two) store_chunk<E, kIntoWorkspace>(dst, ldd, cols, r + 1, q, v1);
-    }
+    for (int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; q < chunks; q += int64_t(gridDim.x) * blockDim.x)
+      copy_row_pair<E, kIntoWorkspace>(dst, ldd, src, lds, rows, cols, r, q);
 }
 
 // into_workspace: dst is the workspace (its rows 16-byte aligned, ldd whole 16-byte vectors), else

@@ -82,4 +82,17 @@ PIPEGEMM_HOST_DEVICE void store_chunk(E* dst, int64_t ldd, int64_t cols, int64_t
   }
 }
 
+// Rows r and r + 1 (if any) of chunk q: both rows' loads in flight before either store -- the
+// copy kernel's loop body.
+template <class E, bool kIntoWorkspace>
+PIPEGEMM_HOST_DEVICE void copy_row_pair(E* dst, int64_t ldd, const E* src, int64_t lds, int64_t rows, int64_t cols,
+                                        int64_t r, int64_t q) {
+  const bool two = r + 1 < rows;
+  const Vec16 v0 = load_chunk<E, kIntoWorkspace>(src, lds, cols, r, q);
+  Vec16 v1{};
+  if (two) v1 = load_chunk<E, kIntoWorkspace>(src, lds, cols, r + 1, q);
+  store_chunk<E, kIntoWorkspace>(dst, ldd, cols, r, q, v0);
+  if (two) store_chunk<E, kIntoWorkspace>(dst, ldd, cols, r + 1, q, v1);
+}
+
 }  // namespace pipegemm::detail

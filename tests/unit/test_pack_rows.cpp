@@ -14,8 +14,7 @@
 
 namespace {
 
-using pipegemm::detail::load_chunk;
-using pipegemm::detail::store_chunk;
+using pipegemm::detail::copy_row_pair;
 using pipegemm::detail::Vec16;
 
 // The caller's matrix: rows x ld elements at an element-aligned address that is not 16-byte
@@ -31,20 +30,13 @@ struct Caller {
   }
 };
 
-// The kernel's walk: every (row, chunk) once, two rows at a time (loads of both, then stores).
+// The kernel's walk: every (row pair, chunk) once, through the kernel's own loop body.
 template <class E, bool kInto>
 void copy_like_the_kernel(E* dst, int64_t ldd, const E* src, int64_t lds, int64_t rows, int64_t cols) {
   constexpr int V = 16 / int(sizeof(E));
   const int64_t chunks = (cols + V - 1) / V;
   for (int64_t r = 0; r < rows; r += 2)
-    for (int64_t q = 0; q < chunks; ++q) {
-      const bool two = r + 1 < rows;
-      const Vec16 v0 = load_chunk<E, kInto>(src, lds, cols, r, q);
-      Vec16 v1{};
-      if (two) v1 = load_chunk<E, kInto>(src, lds, cols, r + 1, q);
-      store_chunk<E, kInto>(dst, ldd, cols, r, q, v0);
-      if (two) store_chunk<E, kInto>(dst, ldd, cols, r + 1, q, v1);
-    }
+    for (int64_t q = 0; q < chunks; ++q) copy_row_pair<E, kInto>(dst, ldd, src, lds, rows, cols, r, q);
 }
 
 template <class E>
