@@ -8,7 +8,8 @@
 // conflicts for MAX_X = 32 -- 4096 shared-memory wavefronts per CTA where 128 suffice, about
 // 2 us of a tiny problem's time. The column is XOR-ed with the row's index among the rows that
 // share a 32-bank line, rotated so that t (r's bits 1-2, which differ across a fragment write's
-// lanes) lands on the column's bits 3-4: every read conflict-free, writes conflict-free for MAX_X =
+// lanes) lands on the column's bits 3-4: every read conflict-free where ROWS is 32 or 64 (the
+// registered tiles; other multiples of 8 keep some 2-way reads), writes conflict-free for MAX_X =
 // 32 and 2-way below (a bank bit the write's lanes all share).
 #pragma once
 
