@@ -13,7 +13,7 @@ note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1; note "PIPEGEMM_K5_GENERAL_DEFER=1 (correctness of the deferred general form)"
 gt pipegemm_gpu_tests "GpuSemantics.VerifyMatrix*:GpuSemantics.K5Every*:K5Verify.Fp16*:K5Verify.Bf16*:K5Refusal.RefusedLaunchWritesNothing"
 # Session 20's two changes in auto's default paths (no device lent then): skinny's partials layout,
-# the pack copy's vector form.
+# the pack copy's new form.
 gt pipegemm_gpu_tests "Skinny*:K5Packed*"
 # 4096x2048x520: 256 tiles (several a CTA: pending tiles across work items); 2000x3000x136 and
 # 1000x1000x64: fewer k_tiles than chunks (the flush before the epilogue).

@@ -1,5 +1,5 @@
 # Session 20 (written in session 20, which was lent no device: run it after the s18/s19 jobs).
-# Packed: (0) the pack copy's vector form -- the K5Packed GPU tests, verify with every operand
+# Packed: (0) the pack copy's new form -- the K5Packed GPU tests, verify with every operand
 # off 16 bytes, then the packed k5 beside cuBLAS on the misaligned shapes of the stored tables
 # (the held-out table: 14304x8552x10868 packed 5.6 ms, cuBLASLt 11.1; the copy was estimated at ~1.8
 # ms of the 5.6). Skinny: (1) The skinny GPU tests with the bank-conflict-free partials (partials.hpp: results

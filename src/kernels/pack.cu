@@ -25,38 +25,32 @@ Status by_element_size(int esize, const char* what, F&& launch) {
   return cuda_status(cudaGetLastError(), what);
 }
 
-// rows x cols elements between the caller's matrix and the workspace (pack_rows.hpp: one 16-byte
-// vector a thread on the workspace side). Blocks walk rows (y) and 16-byte column chunks (x),
-// consecutive threads on consecutive chunks, two rows an iteration so that each thread has both
-// rows' loads in flight before it stores; no thread divides (a 64-bit division per element cost
-// more than the copy's bytes). The grid stops at kCopyBlocks: a block then walks several rows.
-constexpr int kCopyThreads = 256;
+// rows x cols elements from src (leading dimension lds) to dst (ldd), between the caller's matrix
+// and the workspace (pack_rows.hpp: a warp moves a 32 x U-element chunk of a row, coalesced on both
+// sides). A block's warps take rows (y: kCopyWarps rows a block), blocks along x split long rows
+// into chunks; the grid stops near kCopyBlocks blocks, which then walk further rows and chunks. No
+// thread divides (a 64-bit division per element cost more than the copy's bytes).
+constexpr int kCopyWarps = 8;
 constexpr int64_t kCopyBlocks = 4096;
 
-template <class E, bool kIntoWorkspace>
-__global__ void __launch_bounds__(kCopyThreads) copy_rows_kernel(E* __restrict__ dst, int64_t ldd, const E* __restrict__ src,
-                                                                 int64_t lds, int64_t rows, int64_t cols) {
-  constexpr int V = 16 / int(sizeof(E));
-  const int64_t chunks = (cols + V - 1) / V;
-  for (int64_t r = 2 * int64_t(blockIdx.y); r < rows; r += 2 * int64_t(gridDim.y))
-    for (int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; q < chunks; q += int64_t(gridDim.x) * blockDim.x)
-      copy_row_pair<E, kIntoWorkspace>(dst, ldd, src, lds, rows, cols, r, q);
+template <class E>
+__global__ void __launch_bounds__(32 * kCopyWarps) copy_rows_kernel(E* __restrict__ dst, int64_t ldd, const E* __restrict__ src,
+                                                                    int64_t lds, int64_t rows, int64_t cols) {
+  const int64_t chunks = copy_chunks<E>(cols);
+  const int lane = int(threadIdx.x % 32), warp = int(threadIdx.x / 32);
+  for (int64_t r = int64_t(blockIdx.y) * kCopyWarps + warp; r < rows; r += int64_t(gridDim.y) * kCopyWarps)
+    for (int64_t q = blockIdx.x; q < chunks; q += gridDim.x) copy_chunk<E>(dst, ldd, src, lds, cols, r, q, lane);
 }
 
-// into_workspace: dst is the workspace (its rows 16-byte aligned, ldd whole 16-byte vectors), else
-// src is.
 Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t rows, int64_t cols, int esize,
-                 bool into_workspace, cudaStream_t s) {
-  const int64_t chunks = (cols * esize + 15) / 16;
-  const int64_t gx = std::min<int64_t>((chunks + kCopyThreads - 1) / kCopyThreads, 64);
-  const int64_t row_pairs = (rows + 1) / 2;
-  const dim3 grid(unsigned(gx), unsigned(std::min<int64_t>({row_pairs, std::max<int64_t>(kCopyBlocks / gx, 1), 65535})));
+                 cudaStream_t s) {
   return by_element_size(esize, "pack copy_rows_kernel", [&](auto e) {
     using E = decltype(e);
-    if (into_workspace)
-      copy_rows_kernel<E, true><<<grid, kCopyThreads, 0, s>>>(static_cast<E*>(dst), ldd, static_cast<const E*>(src), lds, rows, cols);
-    else
-      copy_rows_kernel<E, false><<<grid, kCopyThreads, 0, s>>>(static_cast<E*>(dst), ldd, static_cast<const E*>(src), lds, rows, cols);
+    const int64_t row_groups = (rows + kCopyWarps - 1) / kCopyWarps;
+    const int64_t gy = std::min<int64_t>({row_groups, kCopyBlocks, 65535});
+    const int64_t gx = std::min<int64_t>({copy_chunks<E>(cols), std::max<int64_t>(kCopyBlocks / gy, 1), 65535});
+    copy_rows_kernel<E><<<dim3(unsigned(gx), unsigned(gy)), 32 * kCopyWarps, 0, s>>>(
+        static_cast<E*>(dst), ldd, static_cast<const E*>(src), lds, rows, cols);
   });
 }
 
@@ -139,17 +133,17 @@ Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, Kern
   void* d = D;
   if (pl.a) {
     a = ws + pl.a_off, q.lda = pl.lda;
-    st = copy_rows(ws + pl.a_off, pl.lda, A, p.lda, p.m, p.k, dtype_bytes(p.a_type), true, s);
+    st = copy_rows(ws + pl.a_off, pl.lda, A, p.lda, p.m, p.k, dtype_bytes(p.a_type), s);
   }
   if (st.ok() && pl.b) {
     b = ws + pl.b_off, q.ldb = pl.ldb;
-    st = copy_rows(ws + pl.b_off, pl.ldb, B, p.ldb, p.n, p.k, dtype_bytes(p.b_type), true, s);
+    st = copy_rows(ws + pl.b_off, pl.ldb, B, p.ldb, p.n, p.k, dtype_bytes(p.b_type), s);
   }
   if (pl.d) d = ws + pl.d_off, q.ldd = pl.ldd;
   Operands y = x;
   y.a = a, y.b = b, y.d = d;
   if (st.ok()) st = kernel(q, y, s_);
-  if (st.ok() && pl.d) st = copy_rows(D, p.ldd, d, pl.ldd, p.m, p.n, dtype_bytes(p.d_type), false, s);
+  if (st.ok() && pl.d) st = copy_rows(D, p.ldd, d, pl.ldd, p.m, p.n, dtype_bytes(p.d_type), s);
   const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(pack workspace)");
   return st.ok() ? freed : st;
 }
