@@ -9,6 +9,8 @@
 #     DEFER=0 / DEFER=1 (5 + 5 BF16, 2 + 2 FP16): each run's semantics_cost table is the measure;
 #     beta C's row shows what the L2 prefetch bought (session 17: 1.068).
 # Run: scripts/gpu_session.sh bench/jobs/s19_call1.sh pipegemm_cli pipegemm_gpu_tests
+# Read: bench/results/semantics_collate.py <the epi_*_defer*_run*.md files> -- per setting, the median
+# of the runs' "x plain" and their range.
 note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1; note "PIPEGEMM_K5_GENERAL_DEFER=1 (correctness of the deferred general form)"
 gt pipegemm_gpu_tests "GpuSemantics.VerifyMatrix*:GpuSemantics.K5Every*:K5Verify.Fp16*:K5Verify.Bf16*:K5Refusal.RefusedLaunchWritesNothing"
