@@ -117,7 +117,17 @@ __device__ __forceinline__ uint4 load8(const typename Cfg::TA* row, int k, int K
   const uint16_t* r = reinterpret_cast<const uint16_t*>(row);
   uint32_t h[8];
 #pragma unroll
-  for (int i = 0; i < 8; ++i) h[i] = !kTail || k + i < K ? __ldg(r + k + i) : 0u;
+  for (int i = 0; i < 8; ++i) {
+    if constexpr (kTail) {
+      // Past K the row's last element is read (always a valid address) and replaced by 0: no
+      // predicate or branch on the load itself. `k + i < K ? load : 0` became, in the 32-row form,
+      // a branch and a reconvergence around each of the tail's 64 loads (SASS: BSSY BRA LDG BSYNC).
+      const uint32_t x = __ldg(r + min(k + i, K - 1));
+      h[i] = k + i < K ? x : 0u;
+    } else {
+      h[i] = __ldg(r + k + i);
+    }
+  }
   return make_uint4(h[0] | h[1] << 16, h[2] | h[3] << 16, h[4] | h[5] << 16, h[6] | h[7] << 16);
 }
 
