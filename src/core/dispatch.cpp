@@ -316,6 +316,20 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
         if (e->timed.size() > 1) c.why += ", next " + e->timed[1].first + " " + fmt_us(e->timed[1].second);
         return c;
       }
+      // The fastest is not a candidate here (a by-name variant tuned with $PIPEGEMM_AUTO_ALSO, or one
+      // that refuses these pointers): the entry's fastest candidate, timed on this very shape, still
+      // beats any guess from the neighbours.
+      const Variant* fastest = nullptr;
+      double fastest_us = 0;
+      for (const auto& [name, us] : e->timed)
+        if (const Variant* v = candidate(name); v && us > 0 && (!fastest || us < fastest_us)) fastest = v, fastest_us = us;
+      if (fastest) {
+        c.variant = fastest;
+        c.source = "cache";
+        c.why = "cache " + t.source + ": bucket " + key.bucket + " timed at " + e->shape + ", " + fastest->name + " " +
+                fmt_us(fastest_us) + " (the fastest, " + e->best + " " + fmt_us(e->best_us) + ", is not a candidate here)";
+        return c;
+      }
       stale += " (" + t.source + " names " + e->best + ", which does not take this problem)";
     }
 

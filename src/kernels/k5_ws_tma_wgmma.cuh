@@ -328,7 +328,9 @@ struct K5Variant {
     if constexpr (Cfg::kPingpong) v.auto_candidate = false;
     // Stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md): by name.
     if constexpr (Cfg::kStreamK) v.auto_candidate = false;
-    // The wide 256x192 tile: by name until measured beside the 128x256 one.
+    // The wide 256x192 tile: by name. Beside the 128x256 one (session 21, compute suite) it is 1-3%
+    // ahead at 6144^3-8192x28672 in bursts and 8-16% behind at 4096^3, 16384x1024 and K = 256
+    // (geomean 0.93 against 0.98 of the best cuBLAS): $PIPEGEMM_AUTO_ALSO lets tune time it.
     if constexpr (Cfg::kMBlocks > 1) v.auto_candidate = false;
     // Clusters along N (session 19): by name until measured beside the clusters along M.
     if constexpr (Cfg::kClusterN) {
@@ -374,9 +376,9 @@ struct K5Variant {
     v.launch = &launch_packed_form;
     // An auto candidate since session 10: 1.44x / 1.66x / 3.42x the best cuBLAS on 1000x1001x1000,
     // 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on 4095x4097x255 (the copies outweigh a short K):
-    // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md). s8 (session 18):
-    // by name until its GPU test and fuzz have run.
-    v.auto_candidate = !Cfg::kInt8;
+    // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md). s8 too since
+    // session 21: exact in its GPU test, verify with offsets and fuzz 10,000 (4,070 runs), 19x k0 at
+    // K = 4095 and 2.1x the best cuBLAS at K = 4092 (bench/results/2026-12-05_h200_s21_call2_*).
     return v;
   }
 };

@@ -241,7 +241,7 @@ TEST(AutoChoice, ModelTakesCublasWhereOurOnlyKernelIsAFarLowerRung) {
   EXPECT_TRUE(contains(c.why, "wave")) << c.why;
 }
 
-TEST(AutoChoice, CacheFirstThenModelWhenTheCachedVariantRefusesOrTheGpuDiffers) {
+TEST(AutoChoice, CacheFirstItsFastestCandidateThenModelWhenNoneTimedTakesItOrTheGpuDiffers) {
   const Problem p = problem(DType::f16, 4096, 4096, 4096);
   TuneTables tabs;
   tabs.tables.emplace_back();
@@ -264,12 +264,28 @@ TEST(AutoChoice, CacheFirstThenModelWhenTheCachedVariantRefusesOrTheGpuDiffers) 
   t2.tables[0].source = "test.json";
   TuneEntry e = entry(p, "NVIDIA H200", "k4_f16_128x128x32_s4");
   e.key = tune_key(p, "NVIDIA H200", buf + 2, buf, buf);
+  e.timed = {{"k4_f16_128x128x32_s4", 10.0}, {"k3_f16_128x128x32_s2", 10.5}};  // neither takes these pointers
   t2.tables[0].put(e);
   c = choose_auto(p, h200(), buf + 2, buf, buf, t2);
   ASSERT_NE(c.variant, nullptr);
   EXPECT_EQ(c.source, "model");
   EXPECT_TRUE(contains(c.why, "does not take this problem")) << c.why;
   EXPECT_NE(c.variant->name, "k4_f16_128x128x32_s4");
+  // The entry's fastest is by name only (tuned with $PIPEGEMM_AUTO_ALSO): its fastest candidate,
+  // timed on this very shape, is taken -- not the neighbours' or the model's guess.
+  TuneTables t4;
+  t4.tables.emplace_back();
+  t4.tables[0].source = "test.json";
+  TuneEntry w = entry(p, "NVIDIA H200", "k5_f16_256x192x64_s3");
+  ASSERT_NE(find_variant("k5_f16_256x192x64_s3"), nullptr);
+  ASSERT_FALSE(find_variant("k5_f16_256x192x64_s3")->auto_candidate);
+  w.timed = {{"k5_f16_256x192x64_s3", 10.0}, {"cublas_f16", 10.4}, {"k5_f16_128x256x64_s4", 10.2}};
+  t4.tables[0].put(w);
+  c = choose_auto(p, h200(), nullptr, nullptr, nullptr, t4);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.source, "cache");
+  EXPECT_EQ(c.variant->name, "k5_f16_128x256x64_s4") << c.why;
+  EXPECT_TRUE(contains(c.why, "is not a candidate here")) << c.why;
   // The user cache comes first.
   TuneTables t3;
   t3.tables.resize(2);

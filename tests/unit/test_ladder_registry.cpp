@@ -238,8 +238,8 @@ TEST(LadderRegistry, K5Cluster1x2IsTheWideTileSharingAAlongNPlainAndByName) {
 }
 
 // Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
-// leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; by
-// name until its GPU test has run.
+// leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; an
+// auto candidate since its GPU test, verify and fuzz ran exact on the H200 (session 21).
 TEST(LadderRequirements, K5PackedInt8TakesAnOddKThatCublasAndTheAlignedKernelRefuse) {
   const Variant* packed = find_variant("k5_i8_128x256x128_s4_packed");
   const Variant* aligned = find_variant("k5_i8_128x256x128_s4");
@@ -251,7 +251,7 @@ TEST(LadderRequirements, K5PackedInt8TakesAnOddKThatCublasAndTheAlignedKernelRef
   EXPECT_EQ(check_variant(*aligned, p, 90).code, StatusCode::not_supported);
   EXPECT_EQ(check_variant(*cublas, p, 90).code, StatusCode::not_supported);
   EXPECT_TRUE(packed->mech.packed);
-  EXPECT_FALSE(packed->auto_candidate);
+  EXPECT_TRUE(packed->auto_candidate);
   EXPECT_EQ(packed->symbol, aligned->symbol);  // the same kernel, proven once
   p.a_layout = Layout::ColMajor;  // the plain TN GEMM only
   EXPECT_EQ(check_variant(*packed, p, 90).code, StatusCode::not_supported);
