@@ -5,6 +5,7 @@
 //
 //   t = launch + max(compute, memory)
 //   compute = waves * (2 * BM * BN * Kpad / (rate * clock * eff / blocks_per_sm) + fill + epilogue)
+//   epilogue = a wave's D tiles stored (+ its C tiles read, ours only: cuBLAS hides that read)
 //   memory  = (A + B + D bytes) / (DRAM bandwidth * 0.85)
 //
 // eff: steady-state fraction of the MMA rate each pipeline reaches, measured on the H200 at 4096^3
@@ -109,7 +110,7 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
                         alignment_class(p, nullptr, nullptr, nullptr) <= 2;
   const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
   const double bw = a.dram_gbps * 1e3;                            // bytes per microsecond
-  const double dsize = dtype_bytes(p.d_type);
+  const double dsize = dtype_bytes(p.d_type), csize = dtype_bytes(p.c_type.value_or(p.d_type));
   e.memory_us = p.bytes() / (bw * kDramEff);
   if (v.mech.pipeline == PipelineKind::none) e.memory_us /= kK0MemEff;
   // skinny streams at 0.86-0.98 of the best cuBLAS on aligned decode shapes (the measured rate:
@@ -132,8 +133,14 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     const long long slots = w.slots;
     const long long waves = (tiles + slots - 1) / slots;
     const double math = 2.0 * bm * bn * kpad * blocks / (sm_rate * tile_eff) * 1e6;
-    const double epi = double(std::min<long long>(tiles, slots)) * bm * bn * (split > 1 ? 4.0 : dsize) /
-                       (bw * kEpilogueEff);
+    double epi = double(std::min<long long>(tiles, slots)) * bm * bn * (split > 1 ? 4.0 : dsize) /
+                 (bw * kEpilogueEff);
+    // beta * C: our epilogues read C's tile after the mainloop, the tensor cores idle meanwhile;
+    // cuBLAS's read is hidden (its C is in the memory term only). k5 at 4096^3, beta 1, C = D:
+    // 1.071-1.075 of its plain time where cuBLASLt's is 0.99-1.00 of its own (session 21,
+    // bench/results/2026-12-05_h200_s21_call1_epi_*): about one more D-sized transfer a wave.
+    if (!v.is_peer() && p.reads_c())
+      epi += double(std::min<long long>(tiles, slots)) * bm * bn * csize / (bw * kEpilogueEff);
     double t = double(waves) * (math + kFillUs + epi);
     if (split > 1) t += 1.0 + double(p.batch) * double(p.m) * double(p.n) * (4.0 * split + dsize) / (bw * kDramEff);  // reduction
     out->tiles = tiles;

@@ -241,6 +241,35 @@ TEST(AutoChoice, ModelTakesCublasWhereOurOnlyKernelIsAFarLowerRung) {
   EXPECT_TRUE(contains(c.why, "wave")) << c.why;
 }
 
+// beta * C: our epilogues wait for C's tile after the mainloop, cuBLAS hides its read (session 21:
+// k5 1.071-1.075 of its plain time at 4096^3 BF16 with C = D, cuBLASLt 0.99-1.00 of its own). The
+// model charges ours that wait, so where k5 and cuBLAS tie plain, beta C goes to cuBLAS.
+TEST(CostModel, BetaCCostsOurEpilogueAWaitAndCublasOnlyItsBytes) {
+  plan::ArchSpec a;
+  ASSERT_TRUE(plan::find_arch("h200", &a).ok());
+  const Problem plain = problem(DType::bf16, 4096, 4096, 4096).normalized();
+  Problem beta = plain;
+  beta.beta = 1.f;
+  beta = beta.normalized();
+  const Variant* k5 = find_variant("k5_bf16_128x256x64_s4");
+  const Variant* lt = find_variant("cublaslt_bf16");
+  ASSERT_NE(lt, nullptr);
+  if (!k5) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  const double k5_ratio = estimate_cost(*k5, beta, a).us / estimate_cost(*k5, plain, a).us;
+  const double lt_ratio = estimate_cost(*lt, beta, a).us / estimate_cost(*lt, plain, a).us;
+  EXPECT_GT(k5_ratio, 1.03) << k5_ratio;
+  EXPECT_LT(k5_ratio, 1.10) << k5_ratio;
+  EXPECT_LT(lt_ratio, 1.01) << lt_ratio;
+  const Choice c = choose_auto(beta, h200(), nullptr, nullptr, nullptr, TuneTables{});
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "model");
+  EXPECT_TRUE(c.variant->is_peer()) << c.variant->name << ": " << c.why;
+  // beta = 0 with a C pointer given is the plain GEMM: no wait.
+  Problem zero = plain;
+  zero.beta = 0.f;
+  EXPECT_DOUBLE_EQ(estimate_cost(*k5, zero.normalized(), a).us, estimate_cost(*k5, plain, a).us);
+}
+
 TEST(AutoChoice, CacheFirstItsFastestCandidateThenModelWhenNoneTimedTakesItOrTheGpuDiffers) {
   const Problem p = problem(DType::f16, 4096, 4096, 4096);
   TuneTables tabs;
