@@ -59,6 +59,18 @@ fuzz_every_type() {
       grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
   done
 }
+# epilogue_cost SETTING RUN [F16_RUNS]: issue 13's epilogue_cost suite, burst, the 128x256 k5 beside
+# cuBLASLt, BF16 (and FP16 while RUN <= F16_RUNS, default 2), into $OUT/epi_<type>_<SETTING>_run<RUN>.md
+# -- alternating settings between calls is the measure (bench/results/semantics_collate.py).
+epilogue_cost() {
+  local t
+  for t in bf16 f16; do
+    [ $t = f16 ] && [ "$2" -gt "${3:-2}" ] && continue
+    echo "# epilogue_cost $t run $2: $1" >> "$OUT/run.log"
+    pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 \
+       cublaslt_$t --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
+  done
+}
 # build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
 # build/trace, its log in /tmp; pgt ARGS...: run that build's pipegemm, logged like pg.
 TRACE_BUILD=build/trace

@@ -30,6 +30,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -394,6 +395,16 @@ __device__ __forceinline__ void prefetch_c_tile(const common::EpilogueArgs& e, i
     arch::prefetch_global_l2(reinterpret_cast<const void*>(max(line << 7, first)));
 }
 
+// n8 blocks of C read per batch of pair loads (2 per block in flight a thread): 8 (four rounds
+// of L2 latency a 64x256 consumer tile). A build knob so that a GPU job can time 16 and 32
+// (bench/jobs/s21_c_group.sh) without a variant per value. At most the tile's blocks, and 16 for
+// an f32 C (8-byte pairs): at 32, ptxas spilled 56-76 bytes there; none at 16, nor for 16-bit C
+// at 32 (session 21, ptxas -v).
+#ifndef PIPEGEMM_K5_C_GROUP
+#define PIPEGEMM_K5_C_GROUP 8
+#endif
+template <class Cfg, class TC>
+constexpr int kCGroup = std::min(Cfg::kAccRegs / 4, sizeof(TC) == 4 ? std::min(PIPEGEMM_K5_C_GROUP, 16) : PIPEGEMM_K5_C_GROUP);
 // acc += beta * C for the thread's elements, C (of type TC: f32 or D's) at c for (r0, c0) and
 // c + row8 for (r0 + 8, c0): groups of G n8 blocks, each one batch of 2G pair loads, then the FMAs.
 template <class Cfg, class TC, int G>
@@ -471,8 +482,8 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
     // (element loads made beta C cost 19% at 4096^3, session 7). An f32 C under a 16-bit D takes
     // the element loads below: with both pair types in the kernel, ptxas spilled.
     const int64_t c_row = int64_t(bt) * e.stride_c + int64_t(r0) * e.ldc + c0;  // (r0, c0); row r0 + 8: + 8 ldc
-    add_c_pairs<Cfg, typename Cfg::TD, 8>(acc, static_cast<const typename Cfg::TD*>(e.c) + c_row, 8 * e.ldc, e.beta, r0,
-                                          c0, M, N);
+    add_c_pairs<Cfg, typename Cfg::TD, kCGroup<Cfg, typename Cfg::TD>>(acc, static_cast<const typename Cfg::TD*>(e.c) + c_row,
+                                                                       8 * e.ldc, e.beta, r0, c0, M, N);
   } else if (e.c) {
 #pragma unroll
     for (int j = 0; j < kBlocks; ++j)
