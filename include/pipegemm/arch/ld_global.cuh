@@ -1,8 +1,7 @@
 // Global loads issued exactly where they are written (asm volatile: ordered with the other volatile
 // asm around them, e.g. the mainloop's wgmma or mma.sync), for values loaded early so that their
 // latency hides under later work. A plain load may be sunk to its first use -- for k5's bias, to
-// the end of the mainloop, where its whole latency shows (session 7). Read-only (.nc) data; and
-// the L2 prefetch of data read later.
+// the end of the mainloop, where its whole latency shows (session 7). Read-only (.nc) data.
 #pragma once
 
 #include <cstdint>
@@ -46,12 +45,6 @@ __device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
   uint4 v;
   asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
-}
-
-// Asks L2 for the 128-byte line holding p; nothing comes back, so nothing waits. p must be an
-// address the kernel could load (an element inside its operand).
-__device__ __forceinline__ void prefetch_global_l2(const void* p) {
-  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
 }  // namespace pipegemm::arch

@@ -373,28 +373,6 @@ __device__ __forceinline__ bool c_pairs_aligned(const common::EpilogueArgs& e) {
   const int64_t pair_bytes = e.c_type == DType::f32 ? 8 : 4;
   return reinterpret_cast<uintptr_t>(e.c) % pair_bytes == 0 && e.ldc % 2 == 0 && e.stride_c % 2 == 0;
 }
-// beta * C's tile into L2 ahead of the epilogue: kPrefetchCKt k_tiles before a tile's mainloop
-// ends, each consumer's 128 threads ask L2 for the lines of its 64 rows of C (two threads a row,
-// every other line each; addresses are elements of the row inside [n0, N), so none is out of
-// bounds). The epilogue's C loads then wait on L2, not DRAM, while the tensor cores idle: in
-// session 17, beta = 1 cost 5.5-6% of a 4096^3 BF16 GEMM where cuBLAS's costs it 1-2%.
-// kPrefetchCKt: about 5 us at 4096^3 (0.7 us a k_tile), past a loaded DRAM's latency, short
-// enough that the lines are still in L2 when read.
-constexpr int kPrefetchCKt = 8;
-template <class Cfg>
-__device__ __forceinline__ void prefetch_c_tile(const common::EpilogueArgs& e, int bt, int row0, int n0, int M, int N,
-                                                int tid_wg) {
-  static_assert(Cfg::kConsumerRows == 64, "two threads a row of a consumer's 64");
-  const int r = row0 + tid_wg % 64;
-  if (r >= M) return;
-  const int64_t esz = e.c_type == DType::f32 ? 4 : 2;
-  const uintptr_t row = reinterpret_cast<uintptr_t>(e.c) + uintptr_t((int64_t(bt) * e.stride_c + int64_t(r) * e.ldc) * esz);
-  const uintptr_t first = row + uintptr_t(n0 * esz), last = row + uintptr_t((min(n0 + Cfg::BN, N) - 1) * esz);
-#pragma unroll 1  // at most 5 lines a thread; unrolled, 35 copies sat inside the mainloop's body
-  for (uintptr_t line = (first >> 7) + uintptr_t(tid_wg / 64); line <= (last >> 7); line += 2)
-    arch::prefetch_global_l2(reinterpret_cast<const void*>(max(line << 7, first)));
-}
-
 // n8 blocks of C read per batch of pair loads (2 per block in flight a thread): 8 (four rounds
 // of L2 latency a 64x256 consumer tile). A build knob so that a GPU job can time 16 and 32
 // (bench/jobs/s21_c_group.sh) without a variant per value. At most the tile's blocks, and 16 for
@@ -970,14 +948,12 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
                                                            desc_b + kb * kStepB, kt > k0 || kb > 0);
         arch::wgmma_commit_group();
         if (kt == stagger_kt) arch::named_barrier_arrive(kStaggerBarrier, 256);
-        if constexpr (Cfg::kGeneral) {  // the tile's bias into smem, C into L2, while this k_tile's wgmma runs
+        if constexpr (Cfg::kGeneral) {  // the tile's bias into smem while this k_tile's wgmma runs
           if (general.epi.bias && role != pipeline::SegmentRole::part && kt == k0 + kBiasStageKt<Cfg> &&
               k1 - k0 > kBiasStageKt<Cfg>)
             stage_tile_bias<Cfg::BN>(smem.bias[Cfg::kPingpong ? c : 0], bias_v, general.epi.bias_type,
                                      general.epi.bias_mode == Bias::per_col, bias_scale(general.epi), tid_wg, 1 + c,
                                      128);
-          if (general.epi.c && role != pipeline::SegmentRole::part && kt == max(k0, k1 - kPrefetchCKt))
-            prefetch_c_tile<Cfg>(general.epi, bt, m0 + row_c, n0, M, N, tid_wg);
         }
         PIPEGEMM_TRACE_STAMP_AT(trace, stage_wait, t_wait, seq, kt, r.index);
         PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, seq, kt, r.index);
