@@ -7,8 +7,11 @@
 # rebuild) as pg16, pg32; (2) each verified on beta C shapes (every layout, C apart / in place, an
 # f32 C, partial tiles) and fuzzed; (3) epilogue_cost in alternating processes, 3 BF16 + 2 FP16 runs
 # each. Read: bench/results/semantics_collate.py --group 'g[0-9]+' $OUT/epi_*_g*_run*.md.
-# Run: scripts/gpu_session.sh bench/jobs/s21_c_group.sh pipegemm_cli
+# (0) first the k5 and semantics GPU tests of the tree as committed (session 21 removed the L2
+# prefetch of C: the general kernels are session 17's machine code again, by cuobjdump).
+# Run: scripts/gpu_session.sh bench/jobs/s21_c_group.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
+gt pipegemm_gpu_tests "K5*:GpuSemantics.*:Skinny*"
 cp "$BUILD/pipegemm" "$PWD/pg8"
 for g in 16 32; do
   cmake -S . -B $BUILD -DPIPEGEMM_K5_C_GROUP=$g >> "$OUT/build.log" 2>&1 &&
