@@ -1,0 +1,8 @@
+# Written in session 21: the bf16 fuzz of call 7 again (seed 19, 10,000 problems, every variant), now
+# that both cuBLAS peers refuse K = 8 mod 16 from 8192 with small outputs -- its one mismatch was
+# cuBLASLt's own wrong sums on 24x40x13448 -- and that problem through auto and every accepting variant
+# on its own first. Issue 12's "fuzz passes again, 10,000 per type" for bf16.
+# Run: scripts/gpu_session.sh bench/jobs/s21_fuzz_bf16.sh pipegemm_cli
+pg verify --shape 24x40x13448 --lda 13456 --ldb 13448 --ldd 40 --dtype bf16 --acc f32 --out-dtype f32 \
+   --kernel auto all --seed 19
+pg fuzz --count 10000 --dtype bf16 --seed 19
