@@ -20,7 +20,7 @@ BUILD=build/gpu
 } > "$OUT/run.log" 2>&1
 t0=$(date +%s)
 cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${PIPEGEMM_ARCHS:-90a}" \
-      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" > "$OUT/build.log" 2>&1 &&
+      -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_K5_C_GROUP= > "$OUT/build.log" 2>&1 &&
   cmake --build $BUILD -j 16 ${1:+--target "$@"} >> "$OUT/build.log" 2>&1
 rc=$?
 echo "# build rc=$rc in $(( $(date +%s) - t0 ))s" | tee -a "$OUT/run.log"

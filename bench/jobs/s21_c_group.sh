@@ -16,11 +16,12 @@ cp "$BUILD/pipegemm" "$PWD/pg8"
 for g in 16 32; do
   cmake -S . -B $BUILD -DPIPEGEMM_K5_C_GROUP=$g >> "$OUT/build.log" 2>&1 &&
     cmake --build $BUILD -j 16 --target pipegemm_cli >> "$OUT/build.log" 2>&1
-  note "rebuilt with PIPEGEMM_K5_C_GROUP=$g: rc=$? at $(( $(date +%s) - t0 ))s"
-  cp "$BUILD/pipegemm" "$PWD/pg$g"
+  rc=$?; note "rebuilt with PIPEGEMM_K5_C_GROUP=$g: rc=$rc at $(( $(date +%s) - t0 ))s"
+  [ $rc -eq 0 ] && cp "$BUILD/pipegemm" "$PWD/pg$g"  # a failed build leaves no pg$g: its runs are skipped
 done
 cmake -S . -B $BUILD -DPIPEGEMM_K5_C_GROUP= >> "$OUT/build.log" 2>&1  # the build dir as committed
 for g in 8 16 32; do
+  [ -x "$PWD/pg$g" ] || { note "no pg$g: skipped"; continue; }
   PG=$PWD/pg$g; note "C group $g"
   for t in "bf16 --out-dtype bf16:k5_bf16_128x256x64_s4" "f16 --out-dtype f16:k5_f16_128x128x64_s6" \
            "f16 --out-dtype f32:k5_f16_f32out_128x256x64_s4"; do
@@ -35,6 +36,7 @@ for g in 8 16 32; do
 done
 for i in 1 2 3; do
   for g in 8 16 32; do
+    [ -x "$PWD/pg$g" ] || continue
     if [ $(( $(date +%s) - t0 )) -gt 560 ]; then note "skipped epilogue_cost run $i g$g: out of call time"; continue; fi
     PG=$PWD/pg$g; epilogue_cost g$g $i
   done

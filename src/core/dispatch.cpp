@@ -317,12 +317,21 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
         return c;
       }
       // The fastest is not a candidate here (a by-name variant tuned with $PIPEGEMM_AUTO_ALSO, or one
-      // that refuses these pointers): the entry's fastest candidate, timed on this very shape, still
-      // beats any guess from the neighbours.
-      const Variant* fastest = nullptr;
-      double fastest_us = 0;
-      for (const auto& [name, us] : e->timed)
-        if (const Variant* v = candidate(name); v && us > 0 && (!fastest || us < fastest_us)) fastest = v, fastest_us = us;
+      // that refuses these pointers): the entry's timings of the candidates, taken on this very shape,
+      // still beat any guess from the neighbours -- by tune's own rule (pick_best): ours only if
+      // kPeerShare faster than the fastest peer.
+      const Variant *ours = nullptr, *peer = nullptr;
+      double ours_us = 0, peer_us = 0;
+      for (const auto& [name, us] : e->timed) {
+        const Variant* v = candidate(name);
+        if (!v || us <= 0) continue;
+        const Variant*& best = v->is_peer() ? peer : ours;
+        double& best_us = v->is_peer() ? peer_us : ours_us;
+        if (!best || us < best_us) best = v, best_us = us;
+      }
+      const bool take_ours = ours && (!peer || ours_us * kPeerShare <= peer_us);
+      const Variant* fastest = take_ours ? ours : peer;
+      const double fastest_us = take_ours ? ours_us : peer_us;
       if (fastest) {
         c.variant = fastest;
         c.source = "cache";

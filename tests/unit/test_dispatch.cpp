@@ -264,10 +264,6 @@ TEST(CostModel, BetaCCostsOurEpilogueAWaitAndCublasOnlyItsBytes) {
   ASSERT_NE(c.variant, nullptr) << c.why;
   EXPECT_EQ(c.source, "model");
   EXPECT_TRUE(c.variant->is_peer()) << c.variant->name << ": " << c.why;
-  // beta = 0 with a C pointer given is the plain GEMM: no wait.
-  Problem zero = plain;
-  zero.beta = 0.f;
-  EXPECT_DOUBLE_EQ(estimate_cost(*k5, zero.normalized(), a).us, estimate_cost(*k5, plain, a).us);
 }
 
 TEST(AutoChoice, CacheFirstItsFastestCandidateThenModelWhenNoneTimedTakesItOrTheGpuDiffers) {
@@ -300,21 +296,25 @@ TEST(AutoChoice, CacheFirstItsFastestCandidateThenModelWhenNoneTimedTakesItOrThe
   EXPECT_EQ(c.source, "model");
   EXPECT_TRUE(contains(c.why, "does not take this problem")) << c.why;
   EXPECT_NE(c.variant->name, "k4_f16_128x128x32_s4");
-  // The entry's fastest is by name only (tuned with $PIPEGEMM_AUTO_ALSO): its fastest candidate,
-  // timed on this very shape, is taken -- not the neighbours' or the model's guess.
-  TuneTables t4;
-  t4.tables.emplace_back();
-  t4.tables[0].source = "test.json";
-  TuneEntry w = entry(p, "NVIDIA H200", "k5_f16_256x192x64_s3");
-  ASSERT_NE(find_variant("k5_f16_256x192x64_s3"), nullptr);
-  ASSERT_FALSE(find_variant("k5_f16_256x192x64_s3")->auto_candidate);
-  w.timed = {{"k5_f16_256x192x64_s3", 10.0}, {"cublas_f16", 10.4}, {"k5_f16_128x256x64_s4", 10.2}};
-  t4.tables[0].put(w);
-  c = choose_auto(p, h200(), nullptr, nullptr, nullptr, t4);
-  ASSERT_NE(c.variant, nullptr);
-  EXPECT_EQ(c.source, "cache");
-  EXPECT_EQ(c.variant->name, "k5_f16_128x256x64_s4") << c.why;
-  EXPECT_TRUE(contains(c.why, "is not a candidate here")) << c.why;
+  // The entry's fastest is by name only (tuned with $PIPEGEMM_AUTO_ALSO): the entry's timings of the
+  // candidates, taken on this very shape, decide -- by tune's rule, ours only 2% ahead of a peer.
+  const Variant* wide = find_variant("k5_f16_256x192x64_s3");
+  if (!wide || !find_variant("k5_f16_128x256x64_s4")) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  unsetenv("PIPEGEMM_AUTO_ALSO");
+  ASSERT_FALSE(wide->auto_candidate);
+  for (const double k5_us : {10.2, 10.1}) {  // 10.2 * 1.02 > 10.4: a tie, the peer; 10.1: ours
+    TuneTables t4;
+    t4.tables.emplace_back();
+    t4.tables[0].source = "test.json";
+    TuneEntry w = entry(p, "NVIDIA H200", "k5_f16_256x192x64_s3");
+    w.timed = {{"k5_f16_256x192x64_s3", 10.0}, {"k5_f16_128x256x64_s4", k5_us}, {"cublas_f16", 10.4}};
+    t4.tables[0].put(w);
+    c = choose_auto(p, h200(), nullptr, nullptr, nullptr, t4);
+    ASSERT_NE(c.variant, nullptr);
+    EXPECT_EQ(c.source, "cache");
+    EXPECT_EQ(c.variant->name, k5_us == 10.1 ? "k5_f16_128x256x64_s4" : "cublas_f16") << c.why;
+    EXPECT_TRUE(contains(c.why, "is not a candidate here")) << c.why;
+  }
   // The user cache comes first.
   TuneTables t3;
   t3.tables.resize(2);
