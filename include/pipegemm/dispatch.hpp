@@ -125,6 +125,11 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
 // a candidate; why gets the numbers.
 const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const std::vector<const Variant*>& cands,
                                 const TuneTables& tables, std::string* why);
+// A tune entry's choice among timed (name, us) pairs: our fastest only where it beats the fastest
+// cuBLAS peer by 2%, otherwise that peer (dispatch.cpp says why); "" for no pairs. tune stores it,
+// `tune --repick` re-applies it, and auto applies it to an entry's candidates when the stored pick
+// is not one.
+std::string pick_best(const std::vector<std::pair<std::string, double>>& timed);
 // What gemm(..., "auto") calls: choose_auto on this device and tune_tables(), remembered per
 // problem (shape, strides, types, layouts, each pointer's alignment) for the process, so a repeated
 // call does not re-check ~60 variants and re-run the model. reload_tune_tables() forgets.

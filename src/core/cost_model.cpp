@@ -133,14 +133,12 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     const long long slots = w.slots;
     const long long waves = (tiles + slots - 1) / slots;
     const double math = 2.0 * bm * bn * kpad * blocks / (sm_rate * tile_eff) * 1e6;
-    double epi = double(std::min<long long>(tiles, slots)) * bm * bn * (split > 1 ? 4.0 : dsize) /
-                 (bw * kEpilogueEff);
-    // beta * C: our epilogues read C's tile after the mainloop, the tensor cores idle meanwhile;
-    // cuBLAS's read is hidden (its C is in the memory term only). k5 at 4096^3, beta 1, C = D:
-    // 1.071-1.075 of its plain time where cuBLASLt's is 0.99-1.00 of its own (session 21,
-    // bench/results/2026-12-05_h200_s21_call1_epi_*): about one more D-sized transfer a wave.
-    if (!v.is_peer() && p.reads_c())
-      epi += double(std::min<long long>(tiles, slots)) * bm * bn * csize / (bw * kEpilogueEff);
+    // A wave's D tiles stored and, with beta * C, ours also read C's tile after the mainloop while
+    // the tensor cores idle; cuBLAS's read is hidden (its C is in the memory term only). k5 at
+    // 4096^3, beta 1, C = D: 1.071-1.075 of its plain time where cuBLASLt's is 0.99-1.00 of its own
+    // (session 21, bench/results/2026-12-05_h200_s21_call1_epi_*).
+    const double epi_bytes = (split > 1 ? 4.0 : dsize) + (!v.is_peer() && p.reads_c() ? csize : 0.0);
+    const double epi = double(std::min<long long>(tiles, slots)) * bm * bn * epi_bytes / (bw * kEpilogueEff);
     double t = double(waves) * (math + kFillUs + epi);
     if (split > 1) t += 1.0 + double(p.batch) * double(p.m) * double(p.n) * (4.0 * split + dsize) / (bw * kDramEff);  // reduction
     out->tiles = tiles;

@@ -54,9 +54,6 @@ struct TuneReport {
 std::vector<const Variant*> tune_candidates(const Problem& p, const DeviceInfo& dev, double prune,
                                             std::vector<std::string>* pruned, bool c_in_place = false);
 
-// The cache entry's choice among timed (name, us) pairs: our fastest only where it beats the
-// fastest cuBLAS peer by 2%, otherwise that peer (tune.cpp says why); "" for no pairs.
-std::string pick_best(const std::vector<std::pair<std::string, double>>& timed);
 Status run_tune(const TuneRequest& r, TuneReport* out);
 // "a/acc/d", e.g. "f16/f32/f16": a row's types in tune's and replay's reports.
 std::string types_of(const Problem& p);

@@ -51,24 +51,6 @@ std::vector<const Variant*> tune_candidates(const Problem& in, const DeviceInfo&
   return keep;
 }
 
-// The entry's choice from the candidates' times (any order): our fastest kernel only
-// where it beats the fastest peer by kWinShare, otherwise that peer. A tie costs nothing against
-// cuBLAS when cuBLAS runs it; ours in a tie loses in the next process as often as it wins (same
-// kernel, two runs: up to 10% apart under the 700 W cap). Measured (H200, session 15, LLM suite):
-// with ours kept within 3% of a peer, those shapes ran at 0.975 (FP16) / 0.985 (BF16) of best
-// cuBLAS back to back and 0.972 / 0.977 in bursts (bench/results/2026-12-03_h200_s15_*).
-std::string pick_best(const std::vector<std::pair<std::string, double>>& timed) {
-  constexpr double kWinShare = 1.02;
-  const std::pair<std::string, double>*ours = nullptr, *peer = nullptr;  // the fastest of each
-  for (const auto& t : timed) {
-    const Variant* v = find_variant(t.first);
-    const std::pair<std::string, double>*& side = v && v->is_peer() ? peer : ours;
-    if (!side || t.second < side->second) side = &t;
-  }
-  if (!peer || !ours) return peer ? peer->first : ours ? ours->first : std::string();
-  return ours->second * kWinShare <= peer->second ? ours->first : peer->first;
-}
-
 Status repick_tune_table(const std::string& path, std::vector<std::string>* changed) {
   if (path.empty()) return bad("no cache path: give --output FILE or set PIPEGEMM_TUNE_CACHE (HOME is not set)");
   if (!std::filesystem::exists(path)) return bad(path + ": no such tune table");
