@@ -90,8 +90,9 @@ struct K5Variant {
   // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
   // The wide tile (256x192, 2 x 96 accumulators a consumer): the plain form too.
-  // Clusters along N: the plain form too.
-  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN;
+  // Clusters along N: the plain form too. So is the 64-wide tile (the general form's bias and
+  // MN-major layouts are 128-column ones).
+  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN || Cfg::BN < 128;
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
@@ -248,7 +249,8 @@ struct K5Variant {
     const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
       if (!p.plain())
-        return Status::error(StatusCode::not_supported, "k5 s8 / B-resident / 256x192 (and its 1x2 clusters): the plain TN GEMM only");
+        return Status::error(StatusCode::not_supported,
+                             "k5 s8 / B-resident / 256x192 (and its 1x2 clusters) / 64-wide: the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
         if (p.n > Cfg::BN || p.k > Cfg::kMaxK)
           return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");

@@ -70,7 +70,7 @@ void verify_k5(const Problem& p) {
 
 // K <= 512 runs the short-K kernel (3 stages, 4 epilogue buffers), K > 512 the main one
 // (4 stages), with 2-CTA clusters from K >= 2048 on the clustered variants (along M, or along N).
-const std::array<std::array<int64_t, 3>, 9> kShapes = {{
+const std::array<std::array<int64_t, 3>, 10> kShapes = {{
     {8, 8, 8},           // one partial tile in every dimension, a single partial k_tile
     {127, 136, 40},      // odd M, N not a multiple of 256, K tail of 40
     {512, 512, 512},     // whole tiles
@@ -80,6 +80,7 @@ const std::array<std::array<int64_t, 3>, 9> kShapes = {{
     {384, 264, 2056},    // clusters: 3 M tiles, the last cluster's second CTA has an empty tile
     {1024, 1536, 4096},  // clusters, whole tiles, several tiles per CTA
     {264, 520, 2048},    // clusters along N (_cluster1x2): 3 N tiles of 192, the last pair's second CTA empty
+    {136, 1032, 4104},   // an LLM row count: 64x64 tiles, 3 along M (the last cluster half empty), N and K tails
 }};
 
 }  // namespace

@@ -190,8 +190,12 @@ TEST(TileRules, TheK5FamilyAddsItsOwnShape) {
   EXPECT_EQ(refusal(k), "(accepted)");
   k.bn = 128;  // m64n128: 16-bit inputs only
   EXPECT_EQ(refusal(k), "(accepted)");
+  k.bn = 64;  // m64n64 (the 64x64 ping-pong tile): 16-bit inputs only
+  EXPECT_EQ(refusal(k), "(accepted)");
   k.bn = 192;
-  EXPECT_NE(refusal(k).find("BN must be 256 or 128"), std::string::npos) << refusal(k);
+  EXPECT_NE(refusal(k).find("BN must be 256, 128 or 64"), std::string::npos) << refusal(k);
+  k.bn = 96;
+  EXPECT_NE(refusal(k).find("BN must be 256, 128 or 64"), std::string::npos) << refusal(k);
   plan::KernelDesc s8 = tile(128, 128, 128, 4, DType::i8, 384, PipelineKind::mbarrier_ring, MmaKind::wgmma);
   s8.family = k.family;
   EXPECT_NE(refusal(s8).find("BN must be 256, not 128"), std::string::npos) << refusal(s8);

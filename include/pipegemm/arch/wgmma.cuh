@@ -83,6 +83,9 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define PIPEGEMM_WGMMA_R0_31 \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define PIPEGEMM_WGMMA_R64_127 \
   "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
@@ -124,8 +127,15 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
                "}, %64, %65, " TAIL ";\n}\n"                                                          \
                : PIPEGEMM_WGMMA_D64(C, 0)                                                              \
                : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
+// The m64n64 form (BN = 64 tiles, issue 12's M = 65..256 rows: 32 registers per thread): %32 and
+// %33 the descriptors, %34 `accumulate`, %35 and %36 imm-trans-a/b.
+#define PIPEGEMM_WGMMA_M64N64_BODY(INSTR, C, TAIL)                                             \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_31        \
+               "}, %32, %33, " TAIL ";\n}\n"                                                          \
+               : PIPEGEMM_WGMMA_D32(C, 0)                                                              \
+               : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
-// D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256, 192 or 128, T = __half or
+// D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256, 192, 128 or 64, T = __half or
 // __nv_bfloat16 (the operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is
 // K-major, 1 = MN-major (16-bit types only: the hardware transposes). `accumulate` false
 // overwrites D (scale-d = 0): the first k_block of a tile needs no zeroing. kK: the K of one
@@ -133,7 +143,7 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
 template <class T, int N>
 struct WgmmaM64F32 {
   static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "fp16 or bf16 operands");
-  static_assert(N == 256 || N == 192 || N == 128, "m64n256, m64n192 or m64n128");
+  static_assert(N == 256 || N == 192 || N == 128 || N == 64, "m64n256, m64n192, m64n128 or m64n64");
   static constexpr int kK = 16;
   template <int TRANS_A = 0, int TRANS_B = 0>
   __device__ __forceinline__ static void mma(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, bool accumulate) {
@@ -145,6 +155,10 @@ struct WgmmaM64F32 {
       PIPEGEMM_WGMMA_M64N192_BODY("wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16", "+f", "p, 1, 1, %99, %100")
     else if constexpr (N == 192)
       PIPEGEMM_WGMMA_M64N192_BODY("wgmma.mma_async.sync.aligned.m64n192k16.f32.bf16.bf16", "+f", "p, 1, 1, %99, %100")
+    else if constexpr (N == 64 && std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N64_BODY("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", "+f", "p, 1, 1, %35, %36")
+    else if constexpr (N == 64)
+      PIPEGEMM_WGMMA_M64N64_BODY("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16", "+f", "p, 1, 1, %35, %36")
     else if constexpr (std::is_same_v<T, __half>)
       PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "+f", "p, 1, 1, %67, %68")
     else
@@ -171,14 +185,16 @@ struct WgmmaM64S32S8 {
 #undef PIPEGEMM_WGMMA_M64N256_BODY
 #undef PIPEGEMM_WGMMA_M64N192_BODY
 #undef PIPEGEMM_WGMMA_M64N128_BODY
+#undef PIPEGEMM_WGMMA_M64N64_BODY
 #undef PIPEGEMM_WGMMA_D64
 #undef PIPEGEMM_WGMMA_D32
 #undef PIPEGEMM_WGMMA_R64_95
 #undef PIPEGEMM_WGMMA_R64_127
 #undef PIPEGEMM_WGMMA_R0_63
+#undef PIPEGEMM_WGMMA_R0_31
 
 // The wgmma of an operand type and tile width N: fp32 accumulators for 16-bit inputs (N = 256,
-// 192 or 128), s32 for s8 (N = 256 or 192).
+// 192, 128 or 64), s32 for s8 (N = 256 or 192).
 template <class T, int N = 256>
 struct WgmmaM64 {
   using type = std::conditional_t<std::is_same_v<T, int8_t>, WgmmaM64S32S8<N>, WgmmaM64F32<T, N>>;

@@ -39,8 +39,8 @@ Status vector_copy_rules(const KernelDesc& k) {
 }
 
 // kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
-// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256 or
-// m64n128 per k_block -- or, the wide tile, of two m64n192 blocks).
+// TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256,
+// m64n128 or m64n64 per k_block -- or, the wide tile, of two m64n192 blocks).
 Status tma_rules(const KernelDesc& k) {
   const int eb = dtype_bytes(k.in);
   if (k.bn / 2 > 256 || k.bm > 256)
@@ -55,9 +55,9 @@ Status tma_rules(const KernelDesc& k) {
     return bad(f + "two consumer warpgroups of one or two m64 blocks each: BM must be 128 or 256, not " + str(k.bm));
   if (k.bm == 256 && k.bn != 192)
     return bad(f + "the wide tile (two m64 blocks a consumer, 2 x 96 accumulators): BN must be 192, not " + str(k.bn));
-  if (k.bm != 256 && k.bn != 256 && !(k.bn == 128 && k.in != DType::i8))
-    return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128) covers the CTA tile's N: BN must be 256" +
-               (k.in == DType::i8 ? "" : " or 128") + ", not " + str(k.bn));
+  if (k.bm != 256 && k.bn != 256 && !((k.bn == 128 || k.bn == 64) && k.in != DType::i8))
+    return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128, m64n64) covers the CTA tile's N: BN must be 256" +
+               (k.in == DType::i8 ? "" : ", 128 or 64") + ", not " + str(k.bn));
   if (k.bk * eb != 128)
     return bad(f + "a K-major row of a slot is exactly one 128-byte swizzle span: BK must be " + str(128 / eb) +
                " for " + to_string(k.in) + ", not " + str(k.bk));

@@ -97,7 +97,9 @@ struct K5Smem {
 // PINGPONG_ (plain form): the two consumers take turns on whole (BM = 64, BN) tiles instead of
 // sharing a (128, BN) one -- consumer c computes the CTA's work items c, c + 2, ...; the ring
 // delivers them in order, so one consumer's epilogue runs while the other's wgmma use the tensor
-// cores (CUTLASS's ping-pong schedule). Each slot has one reader.
+// cores (CUTLASS's ping-pong schedule). Each slot has one reader. BN = 64 (m64n64, 32 accumulators,
+// plain TN only): the small tile for M = 65..256 rows, where 128-row tiles leave most SMs idle;
+// its one 64-column chunk a tile needs one chunk buffer (EPI_BUFS = 1).
 // B_RESIDENT_ (plain form, N <= BN, K <= STAGES * BK: tall-skinny, short-K problems): B is one tile
 // for the whole problem, so it is loaded once -- k_tile kt of it into B slot kt, with the CTA's
 // first tile's A k_tiles -- and stays; afterwards the ring carries A alone. A tile then moves its
@@ -199,8 +201,11 @@ struct K5Config {
                 "clusters along N: the plain ring form (cooperative, tiles walked in the unit order)");
   static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
                 "stream-K: the cooperative ring form (a segment's sums stay in its consumers' registers)");
-  static_assert(BN == 256 || BN == 192 || (BN == 128 && !kInt8),
-                "one wgmma m64n256 / m64n192 (16-bit: or m64n128) covers the CTA tile's N");
+  static_assert(BN == 256 || BN == 192 || ((BN == 128 || BN == 64) && !kInt8),
+                "one wgmma m64n256 / m64n192 (16-bit: or m64n128, m64n64) covers the CTA tile's N");
+  static_assert(BN >= 128 || (!GENERAL_ && !STREAM_K_ && !DEFERRED_STORE_ && !B_RESIDENT_),
+                "the 64-wide tile: the plain ring form (the general form's bias rows and MN-major boxes are "
+                "128-column layouts)");
   static_assert(BK * sizeof(TA) == 128, "a K-major row of a slot is exactly one 128-byte swizzle span");
   static_assert(GENERAL_ || (!A_MN_ && !B_MN_), "MN-major operands are the general form's (the plain kernel is TN)");
   static_assert(!GENERAL_ || (kWgmmaM % kMnBox == 0 && (BN / 2) % kMnBox == 0),
@@ -217,7 +222,10 @@ struct K5Config {
   static_assert(offsetof(Smem, full) == STAGES * kStageBytes + kConsumers * kEpiBufs * kEpiBufBytes &&
                     offsetof(Smem, empty) == offsetof(Smem, full) + STAGES * sizeof(uint64_t),
                 "no padding between the members: kSmemBytes counts exactly the rings, buffers and barriers");
-  static_assert(kEpiBufs >= 2 && kEpiChunks % kEpiBufs == 0, "chunk index mod kEpiBufs picks the buffer, the same one every tile");
+  // One buffer only where a tile has one chunk (BN = 64, 16-bit D): its store was issued a whole
+  // mainloop before the next tile's chunk waits for it to have been read.
+  static_assert((kEpiBufs >= 2 || kEpiChunks == 1) && kEpiChunks % kEpiBufs == 0,
+                "chunk index mod kEpiBufs picks the buffer, the same one every tile");
   static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
   static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
   static_assert(kProducerRegs * 128 + kConsumerRegs * 128 * kConsumers <= 65536, "register file of one SM");
@@ -897,7 +905,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       const int m0 = o.m, n0 = o.n;
       PIPEGEMM_TRACE_STAMP(trace, tile_begin, seq, -1, -1);
       // This thread's elements of the tile's bias (their bits), staged under the mainloop (kBiasStageKt).
-      uint32_t bias_v[kBiasPerThread] = {};
+      uint32_t bias_v[kBiasPerThread > 0 ? kBiasPerThread : 1] = {};  // the 64-wide tile: plain, unused
       if constexpr (Cfg::kGeneral) {
         if (role != pipeline::SegmentRole::part) {  // a part has no epilogue
 #pragma unroll

@@ -1,0 +1,42 @@
+# Written in session 22 (no device was lent): issue 12's LLM criterion needs kernels of ours on the
+# M = 128 rows, where cuBLAS is at 55-75% of the copy bandwidth on the 4096-6144-wide weights
+# (bench/results/2026-12-05_h200_s21_call8_llm_*) and our 128x128 tile makes 32 CTAs (23.6 us
+# against cuBLAS's 15.1 on 128x4096x4096). k5_{f16,bf16}_64x64x64_s12_pingpong: m64n64 wgmma,
+# 12 stages of 16 KB, 2-CTA clusters along M multicasting the weight -- 128 CTAs there, cuBLAS's
+# own tiling (ncu, session 21 call 5).
+# (1) the k5 GPU tests (every k5 variant on odd, whole-tile and cluster shapes) and verify of the
+# new variants on LLM shapes; (2) bench of the mid-M shapes, new variants beside k5 128x128, the
+# 128x256 and both cuBLAS peers, back to back and in bursts, FP16 and BF16; (3) tune of the LLM
+# suite with the new variants opted in ($PIPEGEMM_AUTO_ALSO) into a copy of the table, and the LLM
+# suite through auto with it, back to back -- what auto would reach if they were candidates.
+# Read: the %cuBLAS column of $OUT/mid_*; $OUT/llm_*_auto_b2b.md geomean against s21's 1.001/0.999.
+# Run: scripts/gpu_session.sh bench/jobs/s22_llm_64x64.sh pipegemm_cli pipegemm_gpu_tests
+note() { echo "# $*" >> "$OUT/run.log"; }
+gt pipegemm_gpu_tests "K5*"
+for t in f16 bf16; do
+  for s in 128x4096x4096 136x6144x4104 64x8192x8192 256x4104x1000; do
+    pg verify --shape $s --dtype $t --out-dtype $t --kernel k5_${t}_64x64x64_s12_pingpong --no-peers
+  done
+done
+for t in f16 bf16; do
+  K="k5_${t}_64x64x64_s12_pingpong k5_${t}_128x128x64_s6 k5_${t}_128x256x64_s4 cublas_$t cublaslt_$t"
+  pg bench --suite bench/jobs/s22_mid_m.txt --dtype $t --out-dtype $t --kernel $K --reps 20 --rounds 2 --warmup 3 \
+     --output "$OUT/mid_${t}_b2b.md"
+  pg bench --suite bench/jobs/s22_mid_m.txt --dtype $t --out-dtype $t --kernel $K --reps 20 --rounds 2 --warmup 3 \
+     --idle-ms 25 --output "$OUT/mid_${t}_burst.md"
+done
+export PIPEGEMM_AUTO_ALSO=k5_f16_64x64x64_s12_pingpong,k5_bf16_64x64x64_s12_pingpong
+note "PIPEGEMM_AUTO_ALSO=$PIPEGEMM_AUTO_ALSO"
+cp data/tune/h200.json "$PWD/h200_s22.json"
+for t in f16 bf16; do
+  if [ $(( $(date +%s) - t0 )) -gt 420 ]; then note "skipped tune $t: out of call time"; continue; fi
+  pg tune --suite bench/jobs/s22_mid_m.txt --dtype $t --output "$PWD/h200_s22.json" --force
+done
+cp "$PWD/h200_s22.json" "$OUT/h200.json"
+export PIPEGEMM_TUNE_CACHE=$PWD/h200_s22.json
+for t in f16 bf16; do
+  if [ $(( $(date +%s) - t0 )) -gt 520 ]; then note "skipped llm $t: out of call time"; continue; fi
+  pg bench --suite bench/suites/llm.txt --dtype $t --out-dtype $t --kernel auto --reps 20 --rounds 2 --warmup 3 \
+     --max-ms-per-variant 200 --output "$OUT/llm_${t}_auto_b2b.md"
+done
+rm -f "$PWD/h200_s22.json"
