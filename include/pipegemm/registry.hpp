@@ -81,10 +81,19 @@ struct Variant {
   // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
   // verified on a GPU, or (issue 14) a teaching variant built to be slow.
   bool auto_candidate = true;
+  // true: auto and tune take it for the plain TN GEMM only; what else it computes runs by name
+  // until that too has verified on a GPU (the packed form's full semantics, session 22).
+  bool auto_plain_only = false;
   // Non-empty: a teaching variant (issue 14), correct but built to break one thing on purpose --
   // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
   std::string teaching;
   bool is_peer() const { return rung < 0; }
+  // auto (and tune, and a failed peer's fallback) may choose it for p, as the variant sees p
+  // (normalized, D row-major) -- if it accepts p at all (check_variant).
+  bool auto_takes(const Problem& p) const {
+    return auto_candidate && (!auto_plain_only || (p.plain() && p.a_layout == Layout::RowMajor &&
+                                                   p.b_layout == Layout::RowMajor));
+  }
 };
 
 // The description of a variant, in words made from its typed fields.

@@ -184,11 +184,12 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   e.us = kLaunchUs + std::max(e.compute_us, e.memory_us);
   if (v.mech.packed) {  // the copies before (A, B) and after (D) the kernel, and their launches
     const detail::PackPlan pl = detail::pack_plan(p, nullptr, nullptr, nullptr);
-    const double ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type);
-    e.pack_bytes = (pl.a ? double(p.m) * double(p.k + pl.lda) * ea : 0) +
-                   (pl.b ? double(p.n) * double(p.k + pl.ldb) * eb : 0) +
-                   (pl.d ? 2.0 * double(p.m) * double(p.n + pl.ldd) * dsize : 0);
-    if (e.pack_bytes > 0) e.us += kPackCopyUs * (pl.a + pl.b + pl.d) + e.pack_bytes / (bw * kDramEff);
+    // A copied part's bytes, read on one side and written on the other (D: twice, as before).
+    auto moved = [](const detail::PackPart& o, double esize, double times) {
+      return o.copy ? times * double(o.products) * double(o.rows) * double(o.cols + o.ld) * esize : 0.0;
+    };
+    e.pack_bytes = moved(pl.a, dtype_bytes(p.a_type), 1) + moved(pl.b, dtype_bytes(p.b_type), 1) + moved(pl.d, dsize, 2);
+    if (e.pack_bytes > 0) e.us += kPackCopyUs * pl.copies() + e.pack_bytes / (bw * kDramEff);
   }
   char buf[200];
   std::snprintf(buf, sizeof buf, "%.1f us: %lld tiles%s, %lld wave%s (last %.0f%%), %s%s", e.us, e.tiles,

@@ -236,7 +236,7 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
   std::vector<const Variant*> out;
   const std::string also = auto_also();
   for (const Variant& v : variants()) {
-    if (!v.auto_candidate && !opted_in(v, also)) continue;
+    if (!v.auto_takes(p) && !opted_in(v, also)) continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";

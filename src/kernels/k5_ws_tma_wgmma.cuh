@@ -364,11 +364,10 @@ struct K5Variant {
   }
   static Variant make_packed(const char* name) {
     Variant v = make(name);
-    // Packing copies A, B and D only: the plain TN GEMM.
-    Requirements& r = v.req;
-    r.a_mn_major = r.b_mn_major = false;
-    r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = false;
-    r.activations = 0;
+    // Packing copies A and B (either layout, every product) and D; C and the bias are read where
+    // they are, element by element. So the packed form computes whatever its kernel computes (the
+    // 16-bit forms: every layout, alpha, beta and C, batch, bias, activation; s8: the plain TN GEMM),
+    // at any alignment -- the any-alignment path of issue 13 (session 22).
     v.mech.packed = true;
     v.req.n_multiple = 1;
     v.req.ptr_align_bytes = int(sizeof(typename Cfg::TA));  // natural alignment
@@ -376,6 +375,9 @@ struct K5Variant {
     v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
     v.req.ldd_multiple = 1;
     v.launch = &launch_packed_form;
+    // Beyond the plain TN GEMM (layouts, C, batch, epilogue: session 22, built without a GPU) by
+    // name until bench/jobs/s22_packed_general.sh has verified it.
+    v.auto_plain_only = !kPlainOnly;
     // An auto candidate since session 10: 1.44x / 1.66x / 3.42x the best cuBLAS on 1000x1001x1000,
     // 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on 4095x4097x255 (the copies outweigh a short K):
     // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md). s8 too since

@@ -25,32 +25,37 @@ Status by_element_size(int esize, const char* what, F&& launch) {
   return cuda_status(cudaGetLastError(), what);
 }
 
-// rows x cols elements from src (leading dimension lds) to dst (ldd), between the caller's matrix
-// and the workspace (pack_rows.hpp: a warp moves a 32 x U-element chunk of a row, coalesced on both
-// sides). A block's warps take rows (y: kCopyWarps rows a block), blocks along x split long rows
-// into chunks; the grid stops near kCopyBlocks blocks, which then walk further rows and chunks. No
-// thread divides (a 64-bit division per element cost more than the copy's bytes).
+// `products` matrices of rows x cols elements from src (leading dimension lds, products ss
+// elements apart) to dst (ldd, sd), between the caller's matrices and the workspace (pack_rows.hpp:
+// a warp moves a 32 x U-element chunk of a row, coalesced on both sides). A block's warps take rows
+// (y: kCopyWarps rows a block), blocks along x split long rows into chunks, z takes products; the
+// grid stops near kCopyBlocks blocks, which then walk further rows, chunks and products. No thread
+// divides (a 64-bit division per element cost more than the copy's bytes).
 constexpr int kCopyWarps = 8;
 constexpr int64_t kCopyBlocks = 4096;
 
 template <class E>
-__global__ void __launch_bounds__(32 * kCopyWarps) copy_rows_kernel(E* __restrict__ dst, int64_t ldd, const E* __restrict__ src,
-                                                                    int64_t lds, int64_t rows, int64_t cols) {
+__global__ void __launch_bounds__(32 * kCopyWarps)
+    copy_rows_kernel(E* __restrict__ dst, int64_t ldd, int64_t sd, const E* __restrict__ src, int64_t lds, int64_t ss,
+                     int64_t rows, int64_t cols, int64_t products) {
   const int64_t chunks = copy_chunks<E>(cols);
   const int lane = int(threadIdx.x % 32), warp = int(threadIdx.x / 32);
-  for (int64_t r = int64_t(blockIdx.y) * kCopyWarps + warp; r < rows; r += int64_t(gridDim.y) * kCopyWarps)
-    for (int64_t q = blockIdx.x; q < chunks; q += gridDim.x) copy_chunk<E>(dst, ldd, src, lds, cols, r, q, lane);
+  for (int64_t b = blockIdx.z; b < products; b += gridDim.z)
+    for (int64_t r = int64_t(blockIdx.y) * kCopyWarps + warp; r < rows; r += int64_t(gridDim.y) * kCopyWarps)
+      for (int64_t q = blockIdx.x; q < chunks; q += gridDim.x)
+        copy_chunk<E>(dst + b * sd, ldd, src + b * ss, lds, cols, r, q, lane);
 }
 
-Status copy_rows(void* dst, int64_t ldd, const void* src, int64_t lds, int64_t rows, int64_t cols, int esize,
-                 cudaStream_t s) {
+Status copy_rows(void* dst, int64_t ldd, int64_t sd, const void* src, int64_t lds, int64_t ss, int64_t rows, int64_t cols,
+                 int64_t products, int esize, cudaStream_t s) {
   return by_element_size(esize, "pack copy_rows_kernel", [&](auto e) {
     using E = decltype(e);
     const int64_t row_groups = (rows + kCopyWarps - 1) / kCopyWarps;
-    const int64_t gy = std::min<int64_t>({row_groups, kCopyBlocks, 65535});
-    const int64_t gx = std::min<int64_t>({copy_chunks<E>(cols), std::max<int64_t>(kCopyBlocks / gy, 1), 65535});
-    copy_rows_kernel<E><<<dim3(unsigned(gx), unsigned(gy)), 32 * kCopyWarps, 0, s>>>(
-        static_cast<E*>(dst), ldd, static_cast<const E*>(src), lds, rows, cols);
+    const int64_t gz = std::min<int64_t>({products, kCopyBlocks, 65535});
+    const int64_t gy = std::min<int64_t>({row_groups, std::max<int64_t>(kCopyBlocks / gz, 1), 65535});
+    const int64_t gx = std::min<int64_t>({copy_chunks<E>(cols), std::max<int64_t>(kCopyBlocks / (gy * gz), 1), 65535});
+    copy_rows_kernel<E><<<dim3(unsigned(gx), unsigned(gy), unsigned(gz)), 32 * kCopyWarps, 0, s>>>(
+        static_cast<E*>(dst), ldd, sd, static_cast<const E*>(src), lds, ss, rows, cols, products);
   });
 }
 
@@ -119,31 +124,23 @@ Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s_, Ker
 }
 
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
-  const void *A = x.a, *B = x.b;
-  void* D = x.d;
-  const PackPlan pl = pack_plan(p, A, B, D);
+  const PackPlan pl = pack_plan(p, x.a, x.b, x.d);
   if (!pl.any()) return kernel(p, x, s_);
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
   char* ws = nullptr;
   Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), pl.bytes, s), "cudaMallocAsync(pack workspace)");
   if (!st.ok()) return st;
-  Problem q = p;
-  const void* a = A;
-  const void* b = B;
-  void* d = D;
-  if (pl.a) {
-    a = ws + pl.a_off, q.lda = pl.lda;
-    st = copy_rows(ws + pl.a_off, pl.lda, A, p.lda, p.m, p.k, dtype_bytes(p.a_type), s);
-  }
-  if (st.ok() && pl.b) {
-    b = ws + pl.b_off, q.ldb = pl.ldb;
-    st = copy_rows(ws + pl.b_off, pl.ldb, B, p.ldb, p.n, p.k, dtype_bytes(p.b_type), s);
-  }
-  if (pl.d) d = ws + pl.d_off, q.ldd = pl.ldd;
-  Operands y = x;
-  y.a = a, y.b = b, y.d = d;
+  const Problem q = packed_problem(p, pl);
+  const Operands y = packed_operands(x, pl, ws);
+  // The caller's operand (ld, stride) into its workspace part: every product, a broadcast one once.
+  auto pack_in = [&](const PackPart& o, const void* src, int64_t ld, int64_t stride, DType t) {
+    return copy_rows(ws + o.off, o.ld, o.rows * o.ld, src, ld, stride, o.rows, o.cols, o.products, dtype_bytes(t), s);
+  };
+  if (pl.a.copy) st = pack_in(pl.a, x.a, p.lda, p.stride_a, p.a_type);
+  if (st.ok() && pl.b.copy) st = pack_in(pl.b, x.b, p.ldb, p.stride_b, p.b_type);
   if (st.ok()) st = kernel(q, y, s_);
-  if (st.ok() && pl.d) st = copy_rows(D, p.ldd, d, pl.ldd, p.m, p.n, dtype_bytes(p.d_type), s);
+  if (st.ok() && pl.d.copy)
+    st = copy_rows(x.d, p.ldd, p.stride_d, y.d, pl.d.ld, pl.d.stride, p.m, p.n, pl.d.products, dtype_bytes(p.d_type), s);
   const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(pack workspace)");
   return st.ok() ? freed : st;
 }

@@ -16,42 +16,87 @@ namespace pipegemm::detail {
 // A workspace part's bytes, rounded up to 256 (each part starts 256-byte aligned).
 inline size_t workspace_part(size_t bytes) { return (bytes + 255) / 256 * 256; }
 
-struct PackPlan {
-  bool a = false, b = false, d = false;  // which operands go through the workspace
-  int64_t lda = 0, ldb = 0, ldd = 0;     // their leading dimensions there (elements)
-  size_t a_off = 0, b_off = 0, d_off = 0, bytes = 0;  // workspace layout (256-byte aligned parts)
-  bool any() const { return a || b || d; }
+// One operand's part of the plan. `rows` x `cols` is the matrix as it lies in memory (rows of
+// `cols` contiguous elements): a K-major A is (M, K), an M-major one (K, M); D is (M, N).
+struct PackPart {
+  bool copy = false;           // goes through the workspace
+  int64_t rows = 0, cols = 0;  // the stored matrix
+  int64_t products = 1;        // matrices copied: every product's, a broadcast operand's one
+  int64_t ld = 0, stride = 0;  // leading dimension and product stride there (the caller's when !copy)
+  size_t off = 0;              // byte offset in the workspace
 };
 
-// The plan for a normalized row-major (TN) problem; null pointers count as aligned.
+struct PackPlan {
+  PackPart a, b, d;
+  size_t bytes = 0;  // the workspace (256-byte aligned parts)
+  bool any() const { return a.copy || b.copy || d.copy; }
+  int copies() const { return int(a.copy) + int(b.copy) + int(d.copy); }
+};
+
+// The plan for a normalized problem whose D is row-major (any layout of A and B, batch, C, bias:
+// those are read element by element, naturally aligned, and need no copy); null pointers count as
+// aligned. An operand is copied when its rows, its pointer or (batched) its product stride are not
+// whole 16-byte vectors -- D also when its row end is not (TMA stores clip in whole 16 bytes). In
+// the workspace each row is whole vectors and each product follows the last; a broadcast operand
+// (stride 0) is copied once and stays broadcast.
 inline PackPlan pack_plan(const Problem& p, const void* A, const void* B, const void* D) {
-  auto misaligned = [](int64_t elems, int esize, const void* ptr) {
-    return (uint64_t(elems) * uint64_t(esize)) % 16 != 0 || (reinterpret_cast<uintptr_t>(ptr) % 16) != 0;
-  };
   auto whole = [](int64_t elems, int esize) {  // elems rounded up to whole 16-byte vectors
     const int64_t v = 16 / esize;
     return (elems + v - 1) / v * v;
   };
+  auto off16 = [](int64_t elems, int esize) { return (uint64_t(elems) * uint64_t(esize)) % 16 != 0; };
+  // rows x cols as stored; row_end: the row's end must be a whole vector too (D).
+  auto part = [&](int64_t rows, int64_t cols, int64_t ld, int64_t stride, int esize, const void* ptr, bool row_end) {
+    PackPart o;
+    o.rows = rows, o.cols = cols;
+    const bool bcast = p.batch > 1 && stride == 0;
+    o.products = p.batch > 1 && !bcast ? p.batch : 1;
+    o.copy = off16(ld, esize) || (reinterpret_cast<uintptr_t>(ptr) % 16) != 0 || (o.products > 1 && off16(stride, esize)) ||
+             (row_end && off16(cols, esize));
+    o.ld = o.copy ? whole(cols, esize) : ld;
+    o.stride = !o.copy ? stride : bcast ? 0 : rows * o.ld;
+    return o;
+  };
   const int ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type), ed = dtype_bytes(p.d_type);
+  const bool ka = p.a_layout == Layout::RowMajor, kb = p.b_layout == Layout::RowMajor;
   PackPlan pl;
-  pl.a = misaligned(p.lda, ea, A);
-  pl.b = misaligned(p.ldb, eb, B);
-  pl.d = misaligned(p.ldd, ed, D) || (uint64_t(p.n) * uint64_t(ed)) % 16 != 0;
-  pl.lda = pl.a ? whole(p.k, ea) : p.lda;
-  pl.ldb = pl.b ? whole(p.k, eb) : p.ldb;
-  pl.ldd = pl.d ? whole(p.n, ed) : p.ldd;
-  pl.a_off = 0;
-  pl.b_off = pl.a_off + (pl.a ? workspace_part(size_t(p.m) * size_t(pl.lda) * size_t(ea)) : 0);
-  pl.d_off = pl.b_off + (pl.b ? workspace_part(size_t(p.n) * size_t(pl.ldb) * size_t(eb)) : 0);
-  pl.bytes = pl.d_off + (pl.d ? workspace_part(size_t(p.m) * size_t(pl.ldd) * size_t(ed)) : 0);
+  pl.a = part(ka ? p.m : p.k, ka ? p.k : p.m, p.lda, p.stride_a, ea, A, false);
+  pl.b = part(kb ? p.n : p.k, kb ? p.k : p.n, p.ldb, p.stride_b, eb, B, false);
+  pl.d = part(p.m, p.n, p.ldd, p.stride_d, ed, D, true);  // never broadcast (validate_problem)
+  auto place = [&](PackPart& o, int esize) {
+    o.off = pl.bytes;
+    if (o.copy) pl.bytes += workspace_part(size_t(o.products) * size_t(o.rows) * size_t(o.ld) * size_t(esize));
+  };
+  place(pl.a, ea);
+  place(pl.b, eb);
+  place(pl.d, ed);
   return pl;
+}
+
+// What the kernel runs on: the problem with each copied part's leading dimension and stride, and
+// the operands with its workspace pointer (ws: the workspace's base). C and the bias stay as they
+// are -- a C = D in place is read from the caller's D before D is copied back.
+inline Problem packed_problem(const Problem& p, const PackPlan& pl) {
+  Problem q = p;
+  if (pl.a.copy) q.lda = pl.a.ld, q.stride_a = pl.a.stride;
+  if (pl.b.copy) q.ldb = pl.b.ld, q.stride_b = pl.b.stride;
+  if (pl.d.copy) q.ldd = pl.d.ld, q.stride_d = pl.d.stride;
+  return q;
+}
+inline Operands packed_operands(const Operands& x, const PackPlan& pl, char* ws) {
+  Operands y = x;
+  if (pl.a.copy) y.a = ws + pl.a.off;
+  if (pl.b.copy) y.b = ws + pl.b.off;
+  if (pl.d.copy) y.d = ws + pl.d.off;
+  return y;
 }
 
 using KernelLaunch = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ s);
 
-// Packs what pack_plan says, runs `kernel` on the aligned problem, copies D back; the workspace is
-// stream-ordered (cudaMallocAsync / cudaFreeAsync on s), so concurrent streams do not share one.
-// Nothing needs packing: `kernel` runs the problem as given.
+// Packs what pack_plan says, runs `kernel` on the aligned problem (its semantics unchanged: C and
+// the bias are read where they are -- a C = D in place from D itself, before D is copied back),
+// copies D back; the workspace is stream-ordered (cudaMallocAsync / cudaFreeAsync on s), so
+// concurrent streams do not share one. Nothing needs packing: `kernel` runs the problem as given.
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
 
 // The K-major form of a problem (a normalized one, D row-major) for a kernel that reads only

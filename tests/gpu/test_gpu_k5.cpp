@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm_tools/bench.hpp"
+#include "pipegemm_tools/reports.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/pipeline/stream_k.cuh"
 
@@ -387,4 +389,56 @@ TEST(K5Packed, Int8AnyAlignmentIsExactWithThePaddingUntouched) {
   REQUIRE_SM90();
   verify_packed_any_alignment("k5_i8_128x256x128_s4_packed", DType::i8, DType::i32);
   verify_packed_any_alignment("k5_i8_f32out_128x256x128_s4_packed", DType::i8, DType::f32);
+}
+
+// The packed form's full semantics (session 22): every layout with rows, leading dimensions and
+// pointers off 16 bytes, alpha with beta C (apart with an odd ldc, and in place in a D that goes
+// through the workspace), a bias and a GELU, a batch of 3 with each operand broadcast in turn (and
+// product strides off 16 bytes), on a small odd shape, a partial-tile shape and a long-K one with
+// 2-CTA clusters. Every element of every product against the CPU reference; D's padding untouched.
+TEST(K5Packed, FullSemanticsAtAnyAlignment) {
+  REQUIRE_SM90();
+  struct Shape { const char* mnk; int64_t pad; };
+  const Shape shapes[] = {{"45x37x83", 1}, {"130x72x33", 3}, {"300x264x2049", 1}};
+  uint64_t seed = 2026122200;
+  int runs = 0;
+  for (const char* name : {"k5_f16_128x256x64_s4_packed", "k5_bf16_128x256x64_s4_packed"}) {
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    for (const Shape& sh : shapes)
+      for (const char* layout : {"TN", "NN", "NT", "TT"})
+        for (const char* c : {"apart", "d"})
+          for (const char* bcast : {"", "a", "b", "c"}) {
+            if (std::string(bcast) == "c" && std::string(c) == "d") continue;  // a C = D is D's products
+            ProblemRequest r;
+            r.shape = sh.mnk;
+            r.layout = layout;
+            long long m = 0, n = 0, k = 0;
+            ASSERT_EQ(std::sscanf(sh.mnk, "%lldx%lldx%lld", &m, &n, &k), 3);
+            const bool ka = layout[0] == 'T', kb = layout[1] == 'N';  // BLAS letters: A "T" / B "N" = K-major
+            r.lda = (ka ? k : m) + sh.pad;
+            r.ldb = (kb ? k : n) + sh.pad;
+            r.ldd = n + sh.pad;
+            r.alpha = 1.5f, r.beta = -0.5f;
+            r.c = c;
+            if (r.c == "apart") r.ldc = n + 2 * sh.pad + 1;
+            r.bias = "col", r.bias_dtype = "f32", r.act = "gelu_tanh";
+            r.batch = *bcast ? 3 : 1;
+            r.broadcast = bcast;
+            Problem p;
+            Status st = problem_for(r, *v, &p);
+            ASSERT_TRUE(st.ok()) << st.message;
+            const bool in_place = r.c_in_place();
+            std::unique_ptr<VerifySession> sess;
+            st = VerifySession::create(p, make_random_inputs(p, ++seed, 1), &sess, in_place);
+            ASSERT_TRUE(st.ok()) << st.message;
+            const VerifyOutcome o = sess->verify(*v);
+            const std::string what = std::string(name) + " " + sh.mnk + " " + layout + " C " + c + " broadcast " +
+                                     (*bcast ? bcast : "-");
+            ASSERT_TRUE(o.status.ok()) << what << ": " << o.status.message;
+            EXPECT_TRUE(o.result.pass) << what << ": " << o.result.summary();
+            ++runs;
+          }
+  }
+  EXPECT_EQ(runs, 2 * 3 * 4 * 7);
 }

@@ -526,25 +526,73 @@ TEST(PackPlan, CopiesOnlyWhatIsNotWholeSixteenByteRowsAndPointers) {
   detail::PackPlan pl = pack_plan(problem(DType::f16, 64, 64, 64), nullptr, nullptr, nullptr);
   EXPECT_FALSE(pl.any());
   pl = pack_plan(problem(DType::f16, 100, 64, 4095), nullptr, nullptr, nullptr);  // odd K: lda = ldb = 4095
-  EXPECT_TRUE(pl.a && pl.b);
-  EXPECT_FALSE(pl.d);
-  EXPECT_EQ(pl.lda, 4096);
-  EXPECT_EQ(pl.ldb, 4096);
-  EXPECT_EQ(pl.b_off % 256, 0u);
-  EXPECT_GE(pl.b_off, size_t(100) * 4096 * 2);
-  EXPECT_GE(pl.bytes, pl.b_off + size_t(64) * 4096 * 2);
+  EXPECT_TRUE(pl.a.copy && pl.b.copy);
+  EXPECT_FALSE(pl.d.copy);
+  EXPECT_EQ(pl.a.ld, 4096);
+  EXPECT_EQ(pl.b.ld, 4096);
+  EXPECT_EQ(pl.a.rows, 100);
+  EXPECT_EQ(pl.a.cols, 4095);
+  EXPECT_EQ(pl.b.off % 256, 0u);
+  EXPECT_GE(pl.b.off, size_t(100) * 4096 * 2);
+  EXPECT_GE(pl.bytes, pl.b.off + size_t(64) * 4096 * 2);
+  EXPECT_EQ(pl.copies(), 2);
   pl = pack_plan(problem(DType::f16, 64, 100, 64), nullptr, nullptr, nullptr);  // D rows of 200 bytes
-  EXPECT_TRUE(pl.d);
-  EXPECT_FALSE(pl.a || pl.b);
-  EXPECT_EQ(pl.ldd, 104);
+  EXPECT_TRUE(pl.d.copy);
+  EXPECT_FALSE(pl.a.copy || pl.b.copy);
+  EXPECT_EQ(pl.d.ld, 104);
   alignas(256) static char buf[64];
   pl = pack_plan(problem(DType::f16, 64, 64, 64), buf + 2, buf, buf);
-  EXPECT_TRUE(pl.a);
-  EXPECT_FALSE(pl.b || pl.d);
-  EXPECT_EQ(pl.lda, 64);
+  EXPECT_TRUE(pl.a.copy);
+  EXPECT_FALSE(pl.b.copy || pl.d.copy);
+  EXPECT_EQ(pl.a.ld, 64);
   Problem padded = problem(DType::bf16, 64, 64, 64);
   padded.ldb = 72;  // padded but whole vectors: no copy
   EXPECT_FALSE(pack_plan(padded, nullptr, nullptr, nullptr).any());
+}
+
+// Beyond the TN GEMM: an operand is copied as it is stored (an M-major A is K rows of M), every
+// product of a batch, a broadcast one once; a batch stride off 16 bytes is a reason to copy.
+TEST(PackPlan, CopiesStoredRowsOfEitherLayoutAndEveryProductOnce) {
+  using detail::pack_plan;
+  Problem p = problem(DType::f16, 45, 37, 80);
+  p.a_layout = Layout::ColMajor;  // A stored (K, M): rows of 45 elements, not whole vectors
+  p.lda = 45;
+  p.batch = 3;
+  p.stride_a = 80 * 45;
+  p.stride_b = 0;  // one B for every product (aligned: ldb = 80)
+  p.ldb = 80;
+  p = p.normalized();
+  detail::PackPlan pl = pack_plan(p, nullptr, nullptr, nullptr);
+  EXPECT_TRUE(pl.a.copy);
+  EXPECT_EQ(pl.a.rows, 80);
+  EXPECT_EQ(pl.a.cols, 45);
+  EXPECT_EQ(pl.a.ld, 48);
+  EXPECT_EQ(pl.a.products, 3);
+  EXPECT_EQ(pl.a.stride, 80 * 48);
+  EXPECT_FALSE(pl.b.copy);
+  EXPECT_EQ(pl.b.stride, 0);
+  EXPECT_TRUE(pl.d.copy);  // N = 37: D's rows end mid vector
+  EXPECT_EQ(pl.d.products, 3);
+  EXPECT_EQ(pl.d.ld, 40);
+  EXPECT_EQ(pl.d.stride, 45 * 40);
+  EXPECT_EQ(pl.bytes, detail::workspace_part(3 * 80 * 48 * 2) + detail::workspace_part(3 * 45 * 40 * 2));
+  // A broadcast operand whose rows need the copy: one matrix, still broadcast.
+  p.stride_b = 0, p.ldb = 81, p.k = 81, p.lda = 45, p.stride_a = 81 * 45;
+  pl = pack_plan(p.normalized(), nullptr, nullptr, nullptr);
+  EXPECT_TRUE(pl.b.copy);
+  EXPECT_EQ(pl.b.products, 1);
+  EXPECT_EQ(pl.b.stride, 0);
+  EXPECT_EQ(pl.b.ld, 88);
+  // Whole-vector rows but a product stride off 16 bytes: copied, products packed.
+  Problem q = problem(DType::bf16, 64, 64, 64);
+  q.batch = 2;
+  q.stride_a = 64 * 64 + 4;
+  q = q.normalized();
+  pl = pack_plan(q, nullptr, nullptr, nullptr);
+  EXPECT_TRUE(pl.a.copy);
+  EXPECT_EQ(pl.a.ld, 64);
+  EXPECT_EQ(pl.a.stride, 64 * 64);
+  EXPECT_FALSE(pl.b.copy || pl.d.copy);
 }
 
 TEST(PackedVariant, TakesAnyAlignmentItsKernelRefusesAndCostsItsCopies) {
@@ -578,6 +626,18 @@ TEST(PackedVariant, TakesAnyAlignmentItsKernelRefusesAndCostsItsCopies) {
   bool offered = false;
   for (const Variant* c : accepting_variants(odd, 90, nullptr, nullptr, nullptr)) offered |= c == packed;
   EXPECT_TRUE(offered);
+  // Beyond the plain TN GEMM (session 22): it takes the problem by name, but auto, tune and a
+  // peer's fallback leave it alone until that form has verified on a GPU.
+  Problem general = odd;
+  general.a_layout = Layout::ColMajor, general.lda = 4096;  // NN, A stored (K, M)
+  general.bias = Bias::per_col, general.activation = Activation::gelu_tanh;
+  general = general.normalized();
+  EXPECT_TRUE(check_variant(*packed, general, 90).ok()) << check_variant(*packed, general, 90).message;
+  EXPECT_TRUE(packed->auto_plain_only);
+  EXPECT_TRUE(packed->auto_takes(odd));
+  EXPECT_FALSE(packed->auto_takes(general));
+  for (const Variant* c : accepting_variants(general, 90, nullptr, nullptr, nullptr)) EXPECT_NE(c, packed);
+  EXPECT_NE(packed->description.find("auto's for the plain TN GEMM"), std::string::npos) << packed->description;
 }
 
 TEST(AutoChoice, RememberedPerProblemAndPointerAlignmentAsChooseAutoWouldChoose) {

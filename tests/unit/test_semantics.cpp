@@ -452,8 +452,9 @@ TEST(SemanticsRefusal, CublasRefusesTheKWhereItsSumsWereWrong) {
 }
 
 // k5's general form reads MN-major 16-bit operands (wgmma transposed), so it takes all four
-// layouts; its packed form copies K-major rows and takes TN only. The int8 rungs read K-major
-// operands: k0 takes the others through a transposed copy (launch_k_major), k4 refuses them.
+// layouts; so does its packed form (session 22: it copies each operand's stored rows, whichever
+// layout). The int8 rungs read K-major operands: k0 takes the others through a transposed copy
+// (launch_k_major), k4 and k5's s8 (packed or not) refuse them.
 TEST(SemanticsRefusal, EveryLayoutReachesK5AndK0Int8) {
   const Layout kLayouts[][2] = {{Layout::ColMajor, Layout::RowMajor},
                                 {Layout::RowMajor, Layout::ColMajor},
@@ -462,7 +463,8 @@ TEST(SemanticsRefusal, EveryLayoutReachesK5AndK0Int8) {
   const Named cases[] = {{"k5_f16_128x256x64_s4", DType::f16, DType::f32, DType::f16, true},
                          {"k5_bf16_128x256x64_s4", DType::bf16, DType::f32, DType::bf16, true},
                          {"k5_f16_f32out_128x256x64_s4", DType::f16, DType::f32, DType::f32, true},
-                         {"k5_f16_128x256x64_s4_packed", DType::f16, DType::f32, DType::f16, false},
+                         {"k5_f16_128x256x64_s4_packed", DType::f16, DType::f32, DType::f16, true},
+                         {"k5_i8_128x256x128_s4_packed", DType::i8, DType::i32, DType::i32, false},
                          {"k0_i8_128x128x32", DType::i8, DType::i32, DType::i32, true},
                          {"k0_i8_f32out_128x128x32", DType::i8, DType::i32, DType::f32, true},
                          {"k4_i8_128x256x64_s4", DType::i8, DType::i32, DType::i32, false}};
