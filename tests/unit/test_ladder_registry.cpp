@@ -237,6 +237,36 @@ TEST(LadderRegistry, K5Cluster1x2IsTheWideTileSharingAAlongNPlainAndByName) {
   EXPECT_EQ(check_variant(*v, p, 90).code, StatusCode::not_supported);
 }
 
+// Session 22: the 64x64 ping-pong tile for the LLM suite's M = 65..256 rows -- one consumer a
+// (64, 64) tile, m64n64 wgmma, 12 stages, one chunk buffer a consumer; the plain TN GEMM only (the
+// refusal names the capability), by name until measured, one wgmma block a k_tile in the SASS check.
+TEST(LadderRegistry, K5SixtyFourSquarePingPongIsPlainByNameAndOneM64N64BlockAKTile) {
+  for (const char* name : {"k5_f16_64x64x64_s12_pingpong", "k5_bf16_64x64x64_s12_pingpong"}) {
+    const Variant* v = find_variant(name);
+    if (!v) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+    EXPECT_EQ(v->tile.bm, 64);
+    EXPECT_EQ(v->tile.bn, 64);
+    EXPECT_EQ(v->tile.stages, 12);
+    EXPECT_EQ(v->tile.mma_n, 64);
+    EXPECT_LE(v->tile.smem_bytes, 227 * 1024);
+    EXPECT_TRUE(v->mech.pingpong);
+    EXPECT_EQ(v->mech.max_cluster, 2);
+    EXPECT_FALSE(v->auto_candidate);
+    // 64x64x64 over one consumer of m64n64k16: 4 wgmma a k_tile.
+    EXPECT_EQ(sass::expect_for(*v).mma_per_k_tile, 4);
+    EXPECT_TRUE(contains(v->symbol, "Li64ELi64ELi64ELi12ELi1ELb0ELb0ELb0ELb0ELb1E")) << v->symbol;
+    Problem p = problem(v->a_type, 128, 4096, 4096);
+    EXPECT_TRUE(check_variant(*v, p, 90).ok()) << check_variant(*v, p, 90).message;
+    p.b_layout = Layout::ColMajor;
+    const Status s = check_variant(*v, p, 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported);
+    EXPECT_TRUE(contains(s.message, "K-major")) << s.message;
+    p = problem(v->a_type, 128, 4096, 4096);
+    p.bias = Bias::per_col;
+    EXPECT_EQ(check_variant(*v, p.normalized(), 90).code, StatusCode::not_supported);
+  }
+}
+
 // Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
 // leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; an
 // auto candidate since its GPU test, verify and fuzz ran exact on the H200 (session 21).
