@@ -45,19 +45,24 @@ verify_every_type() {
     pg verify --shape "$1" --kernel all --dtype $t
   done
 }
-# fuzz_every_type COUNT SEED [TIMEOUT_S]: `fuzz` of the four input types at once, each its own
-# process (its log under $OUT), then their summaries into run.log.
-fuzz_every_type() {
-  local t
-  for t in f16 bf16 i8 f32; do
-    (timeout "${3:-480}" "$PG" fuzz --count "$1" --seed "$2" --dtype $t > "$OUT/fuzz_$t.log" 2>&1
-     echo "# exit $?" >> "$OUT/fuzz_$t.log") &
+# fuzz_types COUNT TIMEOUT_S TYPE:SEED...: `fuzz` of each type with its seed, each its own process
+# at once (its log under $OUT/fuzz_TYPE.log), then their summaries into run.log.
+fuzz_types() {
+  local n=$1 limit=$2 ts
+  shift 2
+  for ts in "$@"; do
+    (timeout "$limit" "$PG" fuzz --count "$n" --seed "${ts#*:}" --dtype "${ts%%:*}" > "$OUT/fuzz_${ts%%:*}.log" 2>&1
+     echo "# exit $?" >> "$OUT/fuzz_${ts%%:*}.log") &
   done
   wait
-  for t in f16 bf16 i8 f32; do
-    { echo; echo "\$ pipegemm fuzz --count $1 --seed $2 --dtype $t   # (the four types ran at once)"
-      grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_$t.log"; } >> "$OUT/run.log"
+  for ts in "$@"; do
+    { echo; echo "\$ pipegemm fuzz --count $n --seed ${ts#*:} --dtype ${ts%%:*}   # (the types ran at once: $*)"
+      grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_${ts%%:*}.log"; } >> "$OUT/run.log"
   done
+}
+# fuzz_every_type COUNT SEED [TIMEOUT_S]: fuzz_types of the four input types, one seed.
+fuzz_every_type() {
+  fuzz_types "$1" "${3:-480}" f16:"$2" bf16:"$2" i8:"$2" f32:"$2"
 }
 # epilogue_cost SETTING RUN [F16_RUNS]: issue 13's epilogue_cost suite, burst, the 128x256 k5 beside
 # cuBLASLt, BF16 (and FP16 while RUN <= F16_RUNS, default 2), into $OUT/epi_<type>_<SETTING>_run<RUN>.md

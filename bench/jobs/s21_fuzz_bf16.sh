@@ -7,12 +7,4 @@
 # Run: scripts/gpu_session.sh bench/jobs/s21_fuzz_bf16.sh pipegemm_cli
 pg verify --shape 24x40x13448 --lda 13456 --ldb 13448 --ldd 40 --dtype bf16 --acc f32 --out-dtype f32 \
    --kernel auto all --seed 19
-for ts in bf16:19 f16:22; do
-  (timeout 540 "$PG" fuzz --count 10000 --dtype ${ts%%:*} --seed ${ts#*:} > "$OUT/fuzz_${ts%%:*}.log" 2>&1
-   echo "# exit $?" >> "$OUT/fuzz_${ts%%:*}.log") &
-done
-wait
-for ts in bf16:19 f16:22; do
-  { echo; echo "\$ pipegemm fuzz --count 10000 --dtype ${ts%%:*} --seed ${ts#*:}   # (both types ran at once)"
-    grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_${ts%%:*}.log"; } >> "$OUT/run.log"
-done
+fuzz_types 10000 540 bf16:19 f16:22

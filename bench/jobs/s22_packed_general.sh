@@ -23,15 +23,7 @@ for t in f16 bf16; do
   pg verify --shape 511x257x4095 --dtype $t --out-dtype $t --kernel $K auto --layout NT --batch 4 --broadcast a \
      --bias col --act gelu_erf --offset 3 --no-peers
 done
-for ts in f16:2201 bf16:2202; do
-  (timeout 300 "$PG" fuzz --count 2000 --dtype ${ts%%:*} --seed ${ts#*:} > "$OUT/fuzz_${ts%%:*}.log" 2>&1
-   echo "# exit $?" >> "$OUT/fuzz_${ts%%:*}.log") &
-done
-wait
-for ts in f16:2201 bf16:2202; do
-  { echo; echo "\$ pipegemm fuzz --count 2000 --dtype ${ts%%:*} --seed ${ts#*:}   # (both types ran at once)"
-    grep -v "problems, .* runs, .* mismatch(es), .* s$" "$OUT/fuzz_${ts%%:*}.log"; } >> "$OUT/run.log"
-done
+fuzz_types 2000 300 f16:2201 bf16:2202
 for t in f16 bf16; do
   K="k5_${t}_128x256x64_s4_packed cublas_$t cublaslt_$t k0_${t}_128x128x16"
   i=0
