@@ -81,6 +81,10 @@ struct Variant {
   // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
   // verified on a GPU, or (issue 14) a teaching variant built to be slow.
   bool auto_candidate = true;
+  // true (with auto_candidate false): tune times it, and auto takes it where the problem's own tune
+  // entry timed it fastest -- never by guessing (neighbours, the cost model, a peer's fallback). For
+  // a verified variant that wins on some shapes and loses on others (session 22).
+  bool auto_tuned_only = false;
   // true: auto and tune take it for the plain TN GEMM only; what else it computes runs by name
   // until that too has verified on a GPU (the packed form's full semantics, session 22).
   bool auto_plain_only = false;
@@ -88,12 +92,16 @@ struct Variant {
   // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
   std::string teaching;
   bool is_peer() const { return rung < 0; }
-  // auto (and tune, and a failed peer's fallback) may choose it for p, as the variant sees p
-  // (normalized, D row-major) -- if it accepts p at all (check_variant).
-  bool auto_takes(const Problem& p) const {
-    return auto_candidate && (!auto_plain_only || (p.plain() && p.a_layout == Layout::RowMajor &&
-                                                   p.b_layout == Layout::RowMajor));
+  // How auto may take it for p, as the variant sees p (normalized, D row-major) -- if it accepts p at
+  // all (check_variant): not at all, from p's own tune entry only, or by any of auto's steps.
+  enum class AutoUse { never, tuned, any };
+  AutoUse auto_use(const Problem& p) const {
+    if (auto_plain_only && !(p.plain() && p.a_layout == Layout::RowMajor && p.b_layout == Layout::RowMajor))
+      return AutoUse::never;
+    return auto_candidate ? AutoUse::any : auto_tuned_only ? AutoUse::tuned : AutoUse::never;
   }
+  // auto may guess it for p (neighbours, the model, a failed peer's fallback).
+  bool auto_takes(const Problem& p) const { return auto_use(p) == AutoUse::any; }
 };
 
 // The description of a variant, in words made from its typed fields.

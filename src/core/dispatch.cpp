@@ -236,7 +236,7 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
   std::vector<const Variant*> out;
   const std::string also = auto_also();
   for (const Variant& v : variants()) {
-    if (!v.auto_takes(p) && !opted_in(v, also)) continue;
+    if (v.auto_use(p) == Variant::AutoUse::never && !opted_in(v, also)) continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
@@ -349,8 +349,15 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
       stale += " (" + t.source + " names " + e->best + ", which does not take this problem)";
     }
 
+  // Beyond the cache auto guesses, and only among the variants it may guess (not the tuned-only ones).
+  const std::string also = auto_also();
+  std::vector<const Variant*> guess;
+  for (const Variant* v : cands)
+    if (v->auto_takes(p) || opted_in(*v, also)) guess.push_back(v);
+  if (guess.empty()) guess = cands;  // never with k0 registered (it accepts every problem)
+
   // 2. neighbours: how the candidates ran on the nearest tuned shapes of the same key
-  if (const Variant* v = neighbour_choice(dev, key, cands, tables, &c.why)) {
+  if (const Variant* v = neighbour_choice(dev, key, guess, tables, &c.why)) {
     c.variant = v;
     c.source = "neighbours";
     c.why = "neighbours (no tune entry for bucket " + key.bucket + stale + "): " + c.why + warn;
@@ -364,7 +371,7 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
     // from our kernel, and prefers ours (a tune can tell).
     struct Ranked { const Variant* v; CostEstimate e; double score; };
     std::vector<Ranked> ranked;
-    for (const Variant* v : cands) {
+    for (const Variant* v : guess) {
       CostEstimate e = estimate_cost(*v, p, arch, resident_blocks(*v));
       if (e.known) ranked.push_back({v, e, e.us * (v->is_peer() ? 1.01 : 1.0)});
     }
@@ -381,7 +388,7 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
   }
 
   // 4. fallback: the highest rung of ours, else the first peer (registry order).
-  for (const Variant* v : cands)
+  for (const Variant* v : guess)
     if (!c.variant || (c.variant->is_peer() && !v->is_peer()) ||
         (!c.variant->is_peer() && !v->is_peer() && v->rung > c.variant->rung))
       c.variant = v;

@@ -323,22 +323,20 @@ struct K5Variant {
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
-    // Ping-pong measured 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a (64, 256)
-    // tile reads B once per 64 rows: twice the L2 traffic per FLOP of the cooperative (128, 256))
-    // and 1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*):
-    // by name only until a tune entry can pick it where it wins.
-    if constexpr (Cfg::kPingpong) v.auto_candidate = false;
-    // Stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md): by name.
-    if constexpr (Cfg::kStreamK) v.auto_candidate = false;
-    // The wide 256x192 tile: by name. Beside the 128x256 one (session 21, compute suite) it is 1-3%
-    // ahead at 6144^3-8192x28672 in bursts and 8-16% behind at 4096^3, 16384x1024 and K = 256
-    // (geomean 0.93 against 0.98 of the best cuBLAS): $PIPEGEMM_AUTO_ALSO lets tune time it.
-    if constexpr (Cfg::kMBlocks > 1) v.auto_candidate = false;
-    // Clusters along N (session 19): by name until measured beside the clusters along M.
-    if constexpr (Cfg::kClusterN) {
-      v.mech.cluster_n = true;
-      v.auto_candidate = false;
-    }
+    // Verified forms that win on some shapes and lose on others are auto's only where a tune entry
+    // timed them fastest (auto_tuned_only, session 22; tune times them):
+    // - ping-pong (64, 256): 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a 64-row
+    //   tile reads B once per 64 rows: twice the L2 traffic per FLOP of the cooperative (128, 256)),
+    //   1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*). The
+    //   64x64 one (session 22) runs by name until it has verified on a GPU.
+    // - stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md).
+    // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (session 21, compute suite)
+    //   1-3% ahead at 6144^3-8192x28672 in bursts, 8-16% behind at 4096^3, 16384x1024 and K = 256
+    //   (geomean 0.93 against 0.98 of the best cuBLAS); the 1x2 clusters within 1% of the 2x1.
+    constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 || Cfg::kClusterN;
+    if constexpr (Cfg::kPingpong || kTunedOnly) v.auto_candidate = false;
+    v.auto_tuned_only = kTunedOnly;
+    if constexpr (Cfg::kClusterN) v.mech.cluster_n = true;
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::BN;
       v.req.max_k = Cfg::kMaxK;

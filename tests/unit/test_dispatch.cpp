@@ -138,28 +138,73 @@ TEST(TuneTable, SavesWholeFilesAndAMissingFileIsAnEmptyCache) {
 // $PIPEGEMM_AUTO_ALSO opts by-name variants into auto's candidates (and tune's): named exactly, in
 // a comma-separated list, and only where they accept the problem.
 TEST(AutoCandidates, ByNameVariantsJoinOnlyWhenNamedInPipegemmAutoAlso) {
-  const Variant* wide = find_variant("k5_f16_256x192x64_s3");
-  if (!wide) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
-  ASSERT_FALSE(wide->auto_candidate);
+  const Variant* sq = find_variant("k5_f16_64x64x64_s12_pingpong");
+  if (!sq) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  ASSERT_FALSE(sq->auto_candidate);
+  ASSERT_FALSE(sq->auto_tuned_only);
   Problem p;
   p.m = p.n = p.k = 4096;
   p = p.normalized();
-  auto has_wide = [&](const Problem& q) {
+  auto has_sq = [&](const Problem& q) {
     const auto c = accepting_variants(q, 90, Operands{});
-    return std::find(c.begin(), c.end(), wide) != c.end();
+    return std::find(c.begin(), c.end(), sq) != c.end();
   };
   unsetenv("PIPEGEMM_AUTO_ALSO");
-  EXPECT_FALSE(has_wide(p));
-  setenv("PIPEGEMM_AUTO_ALSO", "k5_bf16_256x192x64_s3,k5_f16_256x192x64_s3", 1);
-  EXPECT_TRUE(has_wide(p));
-  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_256x192x64", 1);  // a prefix names nothing
-  EXPECT_FALSE(has_wide(p));
-  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_256x192x64_s3", 1);
+  EXPECT_FALSE(has_sq(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_bf16_64x64x64_s12_pingpong,k5_f16_64x64x64_s12_pingpong", 1);
+  EXPECT_TRUE(has_sq(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_64x64x64", 1);  // a prefix names nothing
+  EXPECT_FALSE(has_sq(p));
+  setenv("PIPEGEMM_AUTO_ALSO", "k5_f16_64x64x64_s12_pingpong", 1);
   Problem nn = p;
   nn.a_layout = Layout::ColMajor;  // it still refuses what it cannot take
-  EXPECT_FALSE(has_wide(nn.normalized()));
-  EXPECT_TRUE(has_wide(p));
+  EXPECT_FALSE(has_sq(nn.normalized()));
+  EXPECT_TRUE(has_sq(p));
   unsetenv("PIPEGEMM_AUTO_ALSO");
+}
+
+// Session 22: a verified variant that wins on some shapes and loses on others (the wide tile,
+// stream-K, the 64x256 ping-pong) is a candidate only through its own problem's tune entry -- tune
+// times it, auto's cache step takes it -- and never by a guess: the neighbours and the model leave it.
+TEST(AutoCandidates, TunedOnlyVariantsComeFromTheirOwnTuneEntryNeverFromAGuess) {
+  const Variant* wide = find_variant("k5_f16_256x192x64_s3");
+  if (!wide || !find_variant("k5_f16_128x256x64_s4")) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  unsetenv("PIPEGEMM_AUTO_ALSO");
+  for (const char* name : {"k5_f16_256x192x64_s3", "k5_f16_256x192x64_s3_cluster1x2", "k5_f16_128x256x64_s4_streamk",
+                           "k5_f16_64x256x64_s4_pingpong"}) {
+    const Variant* v = find_variant(name);
+    ASSERT_NE(v, nullptr) << name;
+    EXPECT_FALSE(v->auto_candidate) << name;
+    EXPECT_TRUE(v->auto_tuned_only) << name;
+    EXPECT_TRUE(contains(v->description, "auto's where a tune entry timed it fastest")) << v->description;
+  }
+  const Problem p = problem(DType::f16, 4096, 4096, 4096);
+  const auto cands = accepting_variants(p, 90, Operands{});
+  EXPECT_NE(std::find(cands.begin(), cands.end(), wide), cands.end()) << "tune times it";
+  TuneTables t;
+  t.tables.emplace_back();
+  t.tables[0].source = "test.json";
+  TuneEntry w = entry(p, "NVIDIA H200", wide->name);
+  w.timed = {{wide->name, 10.0}, {"k5_f16_128x256x64_s4", 11.0}, {"cublaslt_f16", 11.5}};
+  t.tables[0].put(w);
+  Choice c = choose_auto(p, h200(), nullptr, nullptr, nullptr, t);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.source, "cache");
+  EXPECT_EQ(c.variant, wide) << c.why;
+  // A neighbouring shape: the same timings would make it the neighbours' pick; it is not a guess's.
+  const Problem q = problem(DType::f16, 5000, 4096, 4096);
+  ASSERT_NE(shape_bucket(q, nullptr, nullptr, nullptr), shape_bucket(p, nullptr, nullptr, nullptr));
+  c = choose_auto(q, h200(), nullptr, nullptr, nullptr, t);
+  ASSERT_NE(c.variant, nullptr);
+  EXPECT_EQ(c.source, "neighbours") << c.why;
+  EXPECT_EQ(c.variant->name, "k5_f16_128x256x64_s4") << c.why;
+  // The model never names one either.
+  for (const Problem& r : {q, problem(DType::f16, 8192, 8192, 8192), problem(DType::f16, 4096, 4096, 256)}) {
+    c = choose_auto(r, h200(), nullptr, nullptr, nullptr, TuneTables{});
+    ASSERT_NE(c.variant, nullptr);
+    EXPECT_EQ(c.source, "model");
+    EXPECT_FALSE(c.variant->auto_tuned_only) << c.variant->name << ": " << c.why;
+  }
 }
 
 TEST(TuneCachePath, EnvironmentOverridesThenXdgThenHome) {
@@ -298,16 +343,16 @@ TEST(AutoChoice, CacheFirstItsFastestCandidateThenModelWhenNoneTimedTakesItOrThe
   EXPECT_NE(c.variant->name, "k4_f16_128x128x32_s4");
   // The entry's fastest is by name only (tuned with $PIPEGEMM_AUTO_ALSO): the entry's timings of the
   // candidates, taken on this very shape, decide -- by tune's rule, ours only 2% ahead of a peer.
-  const Variant* wide = find_variant("k5_f16_256x192x64_s3");
-  if (!wide || !find_variant("k5_f16_128x256x64_s4")) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+  const Variant* sq = find_variant("k5_f16_64x64x64_s12_pingpong");
+  if (!sq || !find_variant("k5_f16_128x256x64_s4")) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
   unsetenv("PIPEGEMM_AUTO_ALSO");
-  ASSERT_FALSE(wide->auto_candidate);
+  ASSERT_FALSE(sq->auto_candidate || sq->auto_tuned_only);
   for (const double k5_us : {10.2, 10.1}) {  // 10.2 * 1.02 > 10.4: a tie, the peer; 10.1: ours
     TuneTables t4;
     t4.tables.emplace_back();
     t4.tables[0].source = "test.json";
-    TuneEntry w = entry(p, "NVIDIA H200", "k5_f16_256x192x64_s3");
-    w.timed = {{"k5_f16_256x192x64_s3", 10.0}, {"k5_f16_128x256x64_s4", k5_us}, {"cublas_f16", 10.4}};
+    TuneEntry w = entry(p, "NVIDIA H200", sq->name);
+    w.timed = {{sq->name, 10.0}, {"k5_f16_128x256x64_s4", k5_us}, {"cublas_f16", 10.4}};
     t4.tables[0].put(w);
     c = choose_auto(p, h200(), nullptr, nullptr, nullptr, t4);
     ASSERT_NE(c.variant, nullptr);

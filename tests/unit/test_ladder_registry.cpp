@@ -99,6 +99,7 @@ TEST(LadderRegistry, TeachingVariantsAreNeverAutosAndBreakWhatTheySay) {
     if (v.teaching.empty()) continue;
     ++teaching;
     EXPECT_FALSE(v.auto_candidate) << v.name;
+    EXPECT_FALSE(v.auto_tuned_only) << v.name;
     EXPECT_TRUE(contains(v.name, "_teach_")) << v.name;
     EXPECT_EQ(v.description.rfind("TEACHING", 0), 0u) << v.description;
     EXPECT_TRUE(contains(v.teaching, "diagnose: ")) << v.teaching;
