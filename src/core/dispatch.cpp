@@ -230,13 +230,17 @@ std::string auto_also() {
 bool opted_in(const Variant& v, const std::string& also) {
   return !also.empty() && also.find("," + v.name + ",") != std::string::npos;
 }
+// How auto may take v for p, with the opt-in: a variant named in also is a full candidate.
+Variant::AutoUse auto_use(const Variant& v, const Problem& p, const std::string& also) {
+  return opted_in(v, also) ? Variant::AutoUse::any : v.auto_use(p);
+}
 }  // namespace
 
 std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const Operands& x, std::string* refusals) {
   std::vector<const Variant*> out;
   const std::string also = auto_also();
   for (const Variant& v : variants()) {
-    if (v.auto_use(p) == Variant::AutoUse::never && !opted_in(v, also)) continue;
+    if (auto_use(v, p, also) == Variant::AutoUse::never) continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
@@ -353,8 +357,7 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
   const std::string also = auto_also();
   std::vector<const Variant*> guess;
   for (const Variant* v : cands)
-    if (v->auto_takes(p) || opted_in(*v, also)) guess.push_back(v);
-  if (guess.empty()) guess = cands;  // never with k0 registered (it accepts every problem)
+    if (auto_use(*v, p, also) == Variant::AutoUse::any) guess.push_back(v);
 
   // 2. neighbours: how the candidates ran on the nearest tuned shapes of the same key
   if (const Variant* v = neighbour_choice(dev, key, guess, tables, &c.why)) {
@@ -395,6 +398,8 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
   c.source = "fallback";
   c.why = "fallback (no tune entry, no cost model for " + (dev.name.empty() ? std::string("this GPU") : dev.name) +
           " sm_" + std::to_string(dev.sm) + "): the highest rung that accepts" + warn;
+  // Only tuned-only variants accept (k0 accepts every valid problem, so not with k0 registered).
+  if (!c.variant) c.why = "no variant auto may choose without a tune entry for bucket " + key.bucket + stale + warn;
   return c;
 }
 

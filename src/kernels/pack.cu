@@ -134,7 +134,7 @@ Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, Kern
   const Operands y = packed_operands(x, pl, ws);
   // The caller's operand (ld, stride) into its workspace part: every product, a broadcast one once.
   auto pack_in = [&](const PackPart& o, const void* src, int64_t ld, int64_t stride, DType t) {
-    return copy_rows(ws + o.off, o.ld, o.rows * o.ld, src, ld, stride, o.rows, o.cols, o.products, dtype_bytes(t), s);
+    return copy_rows(ws + o.off, o.ld, o.stride, src, ld, stride, o.rows, o.cols, o.products, dtype_bytes(t), s);
   };
   if (pl.a.copy) st = pack_in(pl.a, x.a, p.lda, p.stride_a, p.a_type);
   if (st.ok() && pl.b.copy) st = pack_in(pl.b, x.b, p.ldb, p.stride_b, p.b_type);

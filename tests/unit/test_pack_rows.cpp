@@ -120,6 +120,7 @@ TEST(PackRows, WorkspaceRowsArePackPlansWholeVectors) {
 //   - the CPU reference on the copies equals it on the caller's matrices, element for element;
 //   - D copied back lands on every element of every product and on nothing else.
 #include <cstdlib>
+#include <cstring>
 
 #include "pipegemm/registry.hpp"
 #include "pipegemm_tools/host_types.hpp"
@@ -209,12 +210,12 @@ void check_packed_case(const PackCase& c, std::mt19937& rng) {
   ASSERT_EQ(posix_memalign(&ws_mem, 256, std::max<size_t>(pl.bytes, 256)), 0);
   std::unique_ptr<void, decltype(&std::free)> ws_owner(ws_mem, &std::free);
   char* ws = static_cast<char*>(ws_mem);
-  for (size_t i = 0; i < pl.bytes; ++i) ws[i] = char(0xCD);
+  std::memset(ws, 0xCD, pl.bytes);
   if (pl.a.copy)
-    copy_products(reinterpret_cast<uint16_t*>(ws + pl.a.off), pl.a.ld, pl.a.rows * pl.a.ld,
+    copy_products(reinterpret_cast<uint16_t*>(ws + pl.a.off), pl.a.ld, pl.a.stride,
                   static_cast<const uint16_t*>(x.a), p.lda, p.stride_a, pl.a.rows, pl.a.cols, pl.a.products);
   if (pl.b.copy)
-    copy_products(reinterpret_cast<uint16_t*>(ws + pl.b.off), pl.b.ld, pl.b.rows * pl.b.ld,
+    copy_products(reinterpret_cast<uint16_t*>(ws + pl.b.off), pl.b.ld, pl.b.stride,
                   static_cast<const uint16_t*>(x.b), p.ldb, p.stride_b, pl.b.rows, pl.b.cols, pl.b.products);
   const Problem q = detail::packed_problem(p, pl);
   const Operands y = detail::packed_operands(x, pl, ws);
