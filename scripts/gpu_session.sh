@@ -76,6 +76,29 @@ epilogue_cost() {
        cublaslt_$t --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
   done
 }
+# tune_copy SUITE BY_S: tune SUITE, FP16 and BF16 (each while the call is under BY_S seconds), into a
+# copy of the shipped table ($PWD/h200_job.json, kept as $OUT/h200.json), and point auto at that copy
+# ($PIPEGEMM_TUNE_CACHE) for the rest of the job. $PIPEGEMM_AUTO_ALSO opts by-name variants in.
+tune_copy() {
+  local t
+  [ -f "$PWD/h200_job.json" ] || cp data/tune/h200.json "$PWD/h200_job.json"
+  for t in f16 bf16; do
+    if [ $(( $(date +%s) - t0 )) -gt "$2" ]; then echo "# skipped tune $t: out of call time" >> "$OUT/run.log"; continue; fi
+    pg tune --suite "$1" --dtype $t --output "$PWD/h200_job.json" --force
+  done
+  cp "$PWD/h200_job.json" "$OUT/h200.json"
+  export PIPEGEMM_TUNE_CACHE=$PWD/h200_job.json
+}
+# auto_suite SUITE TAG BY_S BENCH_ARGS...: `bench --kernel auto` over SUITE, FP16 and BF16 (each while
+# the call is under BY_S seconds), into $OUT/<TAG>_<type>_auto.md.
+auto_suite() {
+  local suite=$1 tag=$2 by=$3 t
+  shift 3
+  for t in f16 bf16; do
+    if [ $(( $(date +%s) - t0 )) -gt "$by" ]; then echo "# skipped auto $tag $t: out of call time" >> "$OUT/run.log"; continue; fi
+    pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto.md"
+  done
+}
 # build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
 # build/trace, its log in /tmp; pgt ARGS...: run that build's pipegemm, logged like pg.
 TRACE_BUILD=build/trace
@@ -95,6 +118,7 @@ pgt() {
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
 source "$JOB"
+rm -f "$PWD/h200_job.json"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"
 # The device returns at most 8 files from $OUT (session 17 lost a run.log that way): past that,
 # everything but run.log and build.log goes into one tarball, results.tar, so the log comes back.

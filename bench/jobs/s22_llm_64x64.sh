@@ -9,7 +9,7 @@
 # 128x256 and both cuBLAS peers, back to back and in bursts, FP16 and BF16; (3) tune of the LLM
 # suite with the new variants opted in ($PIPEGEMM_AUTO_ALSO) into a copy of the table, and the LLM
 # suite through auto with it, back to back -- what auto would reach if they were candidates.
-# Read: the %cuBLAS column of $OUT/mid_*; $OUT/llm_*_auto_b2b.md geomean against s21's 1.001/0.999.
+# Read: the %cuBLAS column of $OUT/mid_*; $OUT/llm_b2b_*_auto.md geomean against s21's 1.001/0.999.
 # Run: scripts/gpu_session.sh bench/jobs/s22_llm_64x64.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5*"
@@ -38,16 +38,5 @@ else
 fi
 export PIPEGEMM_AUTO_ALSO=k5_f16_64x64x64_s12_pingpong,k5_bf16_64x64x64_s12_pingpong
 note "PIPEGEMM_AUTO_ALSO=$PIPEGEMM_AUTO_ALSO"
-cp data/tune/h200.json "$PWD/h200_s22.json"
-for t in f16 bf16; do
-  if [ $(( $(date +%s) - t0 )) -gt 420 ]; then note "skipped tune $t: out of call time"; continue; fi
-  pg tune --suite bench/jobs/s22_mid_m.txt --dtype $t --output "$PWD/h200_s22.json" --force
-done
-cp "$PWD/h200_s22.json" "$OUT/h200.json"
-export PIPEGEMM_TUNE_CACHE=$PWD/h200_s22.json
-for t in f16 bf16; do
-  if [ $(( $(date +%s) - t0 )) -gt 520 ]; then note "skipped llm $t: out of call time"; continue; fi
-  pg bench --suite bench/suites/llm.txt --dtype $t --out-dtype $t --kernel auto --reps 20 --rounds 2 --warmup 3 \
-     --max-ms-per-variant 200 --output "$OUT/llm_${t}_auto_b2b.md"
-done
-rm -f "$PWD/h200_s22.json"
+tune_copy bench/jobs/s22_mid_m.txt 420
+auto_suite bench/suites/llm.txt llm_b2b 520 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200

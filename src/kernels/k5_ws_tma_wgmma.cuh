@@ -87,7 +87,7 @@ struct K5Variant {
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
-  // B-resident (one B tile for the problem, kept in smem): the plain TN GEMM with N <= BN and
+  // B-resident (a CTA's B, one column of tiles, kept in smem): the plain TN GEMM with N <= 4 BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
   // The wide tile (256x192, 2 x 96 accumulators a consumer): the plain form too.
   // Clusters along N: the plain form too. So is the 64-wide tile (the general form's bias and
@@ -211,8 +211,14 @@ struct K5Variant {
     int resident = max_active_clusters<C>(cluster);
     if (max_ctas_override() >= cluster) resident = std::min(resident, max_ctas_override() / cluster);
     int clusters = std::min(units, resident);
-    const int raster_group = raster_group_override() > 0 ? raster_group_override()
-                                                         : std::max(1, 16 / cluster);  // 2048 rows of A per band
+    // B-resident: a CTA keeps the B of one column of tiles, so units go row by row (group 1) over
+    // whole rows' worth of CTAs -- CTA c's units c, c + grid, ... all lie in column c % n_tiles.
+    if constexpr (C::kBResident) {
+      if (units > clusters) clusters = std::max(n_tiles, clusters / n_tiles * n_tiles);
+    }
+    const int raster_group = C::kBResident                ? 1
+                             : raster_group_override() > 0 ? raster_group_override()
+                                                           : std::max(1, 16 / cluster);  // 2048 rows of A per band
     kernels::k5::K5StreamK<C::kStreamK> sk{};
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
@@ -248,12 +254,12 @@ struct K5Variant {
     const bool two_tiles = Cfg::kClusterN ? p.n > Cfg::BN : p.m > Cfg::BM;  // along the cluster's side
     const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
-      if (!p.plain())
+      if (!p.plain() || p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor)
         return Status::error(StatusCode::not_supported,
                              "k5 s8 / B-resident / 256x192 (and its 1x2 clusters) / 64-wide: the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
-        if (p.n > Cfg::BN || p.k > Cfg::kMaxK)
-          return Status::error(StatusCode::not_supported, "k5 B-resident: N <= BN and K <= STAGES * BK");
+        if (p.n > Cfg::kBResidentNTiles * Cfg::BN || p.k > Cfg::kMaxK)
+          return Status::error(StatusCode::not_supported, "k5 B-resident: N <= 4 BN and K <= its B slots * BK");
         return launch_with<Cfg>(p, x, s, 1);
       }
       return launch_plain(p, x, s, cluster);
@@ -319,7 +325,8 @@ struct K5Variant {
                               std::to_string(M::BK) + "ELi" + std::to_string(M::STAGES) + "ELi" +
                               std::to_string(M::kEpiBufs) + "ELb" + (M::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
                               (M::kPingpong ? "1" : "0") + "ELb" + (M::kBResident ? "1" : "0") + "ELb" +
-                              (M::kStreamK ? "1" : "0") + "ELb" + (M::kClusterN ? "1" : "0") + "E";
+                              (M::kStreamK ? "1" : "0") + "ELb" + (M::kClusterN ? "1" : "0") + "ELi" +
+                              std::to_string(M::kBSlotsArg) + "E";
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
@@ -333,15 +340,19 @@ struct K5Variant {
     // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (session 21, compute suite)
     //   1-3% ahead at 6144^3-8192x28672 in bursts, 8-16% behind at 4096^3, 16384x1024 and K = 256
     //   (geomean 0.93 against 0.98 of the best cuBLAS); the 1x2 clusters within 1% of the 2x1.
-    constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 || Cfg::kClusterN;
+    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (session 9).
+    //   Its forms with B apart from a deeper ring of A (session 23, _k128 / _k256) run by name until
+    //   their GPU test has (bench/jobs/s23_b_resident_deep.sh opts them into its tune).
+    constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 ||
+                                Cfg::kClusterN || (Cfg::kBResident && Cfg::kBSlotsArg == 0);
     if constexpr (Cfg::kPingpong || kTunedOnly) v.auto_candidate = false;
     v.auto_tuned_only = kTunedOnly;
     if constexpr (Cfg::kClusterN) v.mech.cluster_n = true;
     if constexpr (Cfg::kBResident) {
-      v.req.max_n = Cfg::BN;
+      v.req.max_n = Cfg::kBResidentNTiles * Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
       v.mech.b_resident = true;
-      v.auto_candidate = false;  // until measured beside the ring form on the memory-bound suite
+      v.auto_candidate = false;  // never a guess: the 4-stage form from its tune entry (kTunedOnly), the rest by name
     }
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
@@ -422,6 +433,18 @@ struct K5Variant {
     using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
                                       bm, bn, bk, s, e, true, false, false, false, false, true>;      \
     out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e)))); \
+  }                                                                                                  \
+  }
+// _B_RESIDENT_K: the same with B's k_tiles apart from the ring -- K <= k (k / bk slots of B), the
+// rest of the smem a deeper ring of A (s stages).
+#define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k)                                            \
+  namespace pipegemm::detail {                                                                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k))(std::vector<Variant> & out) { \
+    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
+                                      bm, bn, bk, s, e, true, false, false, false, false, true, false, false, \
+                                      (k) / (bk)>;                                                   \
+    static_assert(Cfg::kMaxK == (k), "K <= k: whole k_tiles of B");                                  \
+    out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k)))); \
   }                                                                                                  \
   }
 // _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2

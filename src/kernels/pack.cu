@@ -100,8 +100,11 @@ Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s_, Ker
   // Products of each operand in the workspace: a broadcast one (stride 0) once.
   const int64_t na = p.batch > 1 && p.stride_a == 0 ? 1 : p.batch, nb = p.batch > 1 && p.stride_b == 0 ? 1 : p.batch;
   const int ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type);
-  const size_t a_bytes = ta ? workspace_part(size_t(na) * size_t(p.m) * size_t(p.k) * size_t(ea)) : 0;
-  const size_t b_bytes = tb ? workspace_part(size_t(nb) * size_t(p.n) * size_t(p.k) * size_t(eb)) : 0;
+  const size_t a_bytes = ta ? workspace_part(checked_product({uint64_t(na), uint64_t(p.m), uint64_t(p.k), uint64_t(ea)})) : 0;
+  const size_t b_bytes = tb ? workspace_part(checked_product({uint64_t(nb), uint64_t(p.n), uint64_t(p.k), uint64_t(eb)})) : 0;
+  if (a_bytes == SIZE_MAX || b_bytes == SIZE_MAX || a_bytes + b_bytes < a_bytes)
+    return Status::error(StatusCode::invalid_argument,
+                         "the K-major copy's workspace (every product's transpose) is past 2^64 bytes");
   char* ws = nullptr;
   Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), a_bytes + b_bytes, s),
                           "cudaMallocAsync(transpose workspace)");
@@ -126,6 +129,10 @@ Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s_, Ker
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
   const PackPlan pl = pack_plan(p, x.a, x.b, x.d);
   if (!pl.any()) return kernel(p, x, s_);
+  if (pl.bytes == SIZE_MAX)
+    return Status::error(StatusCode::invalid_argument,
+                         "the packed form's workspace (every product's copy) is past 2^64 bytes: products that "
+                         "overlap in the caller's memory are copied apart");
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
   char* ws = nullptr;
   Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), pl.bytes, s), "cudaMallocAsync(pack workspace)");

@@ -8,13 +8,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm::detail {
 
+// The product of sizes (elements, rows, bytes), or SIZE_MAX where it does not fit: products of a
+// batch may overlap in the caller's memory (a stride of 1) but not in a workspace, which can then
+// be larger than 2^64 bytes; SIZE_MAX saturates through the sums below and no allocation takes it.
+inline size_t checked_product(std::initializer_list<uint64_t> factors) {
+  size_t r = 1;
+  for (const uint64_t f : factors)
+    if (__builtin_mul_overflow(r, size_t(f), &r)) return SIZE_MAX;
+  return r;
+}
+inline size_t saturating_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 // A workspace part's bytes, rounded up to 256 (each part starts 256-byte aligned).
-inline size_t workspace_part(size_t bytes) { return (bytes + 255) / 256 * 256; }
+inline size_t workspace_part(size_t bytes) { return bytes > SIZE_MAX - 255 ? SIZE_MAX : (bytes + 255) / 256 * 256; }
 
 // One operand's part of the plan. `rows` x `cols` is the matrix as it lies in memory (rows of
 // `cols` contiguous elements): a K-major A is (M, K), an M-major one (K, M); D is (M, N).
@@ -28,7 +39,7 @@ struct PackPart {
 
 struct PackPlan {
   PackPart a, b, d;
-  size_t bytes = 0;  // the workspace (256-byte aligned parts)
+  size_t bytes = 0;  // the workspace (256-byte aligned parts); SIZE_MAX: past 2^64 (refused)
   bool any() const { return a.copy || b.copy || d.copy; }
   int copies() const { return int(a.copy) + int(b.copy) + int(d.copy); }
 };
@@ -65,7 +76,9 @@ inline PackPlan pack_plan(const Problem& p, const void* A, const void* B, const 
   pl.d = part(p.m, p.n, p.ldd, p.stride_d, ed, D, true);  // never broadcast (validate_problem)
   auto place = [&](PackPart& o, int esize) {
     o.off = pl.bytes;
-    if (o.copy) pl.bytes += workspace_part(size_t(o.products) * size_t(o.rows) * size_t(o.ld) * size_t(esize));
+    if (o.copy)
+      pl.bytes = saturating_add(
+          pl.bytes, workspace_part(checked_product({uint64_t(o.products), uint64_t(o.rows), uint64_t(o.ld), uint64_t(esize)})));
   };
   place(pl.a, ea);
   place(pl.b, eb);

@@ -31,6 +31,8 @@
 #define PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _packed)
 #define PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _pingpong)
 #define PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _b_resident)
+#define PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k) \
+  PIPEGEMM_CAT(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), _k##k)
 #define PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _streamk)
 #define PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _cluster1x2)
 #define PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, w) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(skinny, t, mx, rows, bk), _w##w)

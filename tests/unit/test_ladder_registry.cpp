@@ -268,6 +268,47 @@ TEST(LadderRegistry, K5SixtyFourSquarePingPongIsPlainByNameAndOneM64N64BlockAKTi
   }
 }
 
+// Session 23: B-resident with B's k_tiles apart from the ring -- K <= the B slots (the name's _k),
+// the ring's stages all A (8 and 10 beside K <= 128, 5 beside 256 with one chunk buffer a
+// consumer), all within one SM's smem; by name until their GPU test has run (the 4-stage one,
+// verified in session 9: tuned-only);
+// the plain TN GEMM up to N <= BN and K <= its B slots, the refusal naming both; the symbol
+// mangles the slot count.
+TEST(LadderRegistry, K5BResidentWithBApartFromADeeperRingOfA) {
+  struct Want { const char* name; int bn, stages, max_k, epi_bufs; const char* mangled; };
+  const Want wants[] = {
+      {"k5_f16_128x256x64_s8_b_resident_k128", 256, 8, 128, 2, "Li128ELi256ELi64ELi8ELi2ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi2E"},
+      {"k5_bf16_128x256x64_s8_b_resident_k128", 256, 8, 128, 2, "Li128ELi256ELi64ELi8ELi2ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi2E"},
+      {"k5_f16_128x128x64_s10_b_resident_k128", 128, 10, 128, 2, "Li128ELi128ELi64ELi10ELi2ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi2E"},
+      {"k5_f16_128x256x64_s5_b_resident_k256", 256, 5, 256, 1, "Li128ELi256ELi64ELi5ELi1ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi4E"},
+      {"k5_bf16_128x128x64_s8_b_resident_k256", 128, 8, 256, 2, "Li128ELi128ELi64ELi8ELi2ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi4E"},
+      {"k5_f16_128x256x64_s4_b_resident", 256, 4, 256, 2, "Li128ELi256ELi64ELi4ELi2ELb1ELb0ELb0ELb0ELb0ELb1ELb0ELb0ELi0E"}};
+  for (const Want& w : wants) {
+    const Variant* v = find_variant(w.name);
+    if (!v) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+    EXPECT_EQ(v->tile.bn, w.bn) << w.name;
+    EXPECT_EQ(v->tile.stages, w.stages) << w.name;
+    EXPECT_EQ(v->req.max_n, 4 * w.bn) << w.name;  // up to 4 columns of tiles, a CTA's B its column's
+    EXPECT_EQ(v->req.max_k, w.max_k) << w.name;
+    EXPECT_TRUE(v->mech.b_resident) << w.name;
+    EXPECT_EQ(v->mech.max_cluster, 1) << w.name;
+    EXPECT_LE(v->tile.smem_bytes, 227 * 1024) << w.name;
+    // The ring's stages of A, B's slots and two consumers' chunk buffers (8 KB each): the smem the
+    // kernel asks for, within 2 KB (barriers, alignment slack).
+    const int a_stage = 128 * 64 * 2, b_slot = w.bn * 64 * 2, epi = 2 * w.epi_bufs * 8192;
+    EXPECT_NEAR(double(v->tile.smem_bytes), double(w.stages * a_stage + (w.max_k / 64) * b_slot + epi), 2048.0) << w.name;
+    EXPECT_FALSE(v->auto_candidate) << w.name;
+    EXPECT_EQ(v->auto_tuned_only, w.stages == 4) << w.name;
+    EXPECT_TRUE(contains(v->symbol, w.mangled)) << v->symbol;
+    Problem p = problem(v->a_type, 65536, w.bn, w.max_k);
+    EXPECT_TRUE(check_variant(*v, p, 90).ok()) << w.name << ": " << check_variant(*v, p, 90).message;
+    p = problem(v->a_type, 65536, w.bn, w.max_k + 8);
+    const Status s = check_variant(*v, p, 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported) << w.name;
+    EXPECT_TRUE(contains(s.message, ("K <= " + std::to_string(w.max_k)).c_str())) << s.message;
+  }
+}
+
 // Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
 // leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; an
 // auto candidate since its GPU test, verify and fuzz ran exact on the H200 (session 21).

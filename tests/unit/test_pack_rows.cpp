@@ -111,6 +111,32 @@ TEST(PackRows, WorkspaceRowsArePackPlansWholeVectors) {
   for (size_t off : {pl.a.off, pl.b.off, pl.d.off}) EXPECT_EQ(off % 16, 0u);
 }
 
+// Products that overlap in the caller's memory (a batch stride of 1) are copied apart, so the
+// workspace can pass 2^64 bytes: the size saturates (it used to wrap to a small allocation that the
+// copies would overrun) and launch_packed refuses the problem before any CUDA call.
+pipegemm::Status must_not_run(const pipegemm::Problem&, const pipegemm::Operands&, cudaStream_t_) {
+  ADD_FAILURE() << "the kernel ran on a problem whose workspace does not fit";
+  return {};
+}
+TEST(PackRows, AWorkspacePast2To64BytesIsRefusedBeforeAnyLaunch) {
+  pipegemm::Problem p;
+  p.m = int64_t(1) << 30, p.n = 8, p.k = (int64_t(1) << 20) + 1;  // odd K: A is copied
+  p.a_type = p.b_type = p.d_type = pipegemm::DType::f16;
+  p.batch = int64_t(1) << 30;
+  p.stride_a = 1, p.stride_b = 0, p.stride_d = p.m * p.n;
+  p = p.normalized();
+  const pipegemm::detail::PackPlan pl = pipegemm::detail::pack_plan(p, nullptr, nullptr, nullptr);
+  ASSERT_TRUE(pl.a.copy);
+  EXPECT_EQ(pl.bytes, SIZE_MAX);
+  EXPECT_EQ(pipegemm::detail::checked_product({uint64_t(1) << 32, uint64_t(1) << 31}), uint64_t(1) << 63);
+  EXPECT_EQ(pipegemm::detail::checked_product({uint64_t(1) << 32, uint64_t(1) << 32}), SIZE_MAX);
+  EXPECT_EQ(pipegemm::detail::workspace_part(SIZE_MAX - 10), SIZE_MAX);
+  pipegemm::Operands x;
+  const pipegemm::Status st = pipegemm::detail::launch_packed(p, x, nullptr, &must_not_run);
+  EXPECT_EQ(st.code, pipegemm::StatusCode::invalid_argument);
+  EXPECT_NE(st.message.find("past 2^64 bytes"), std::string::npos) << st.message;
+}
+
 // ---- the packed form's full semantics (session 22), the whole launch_packed on the CPU ------------
 // For problems of every layout, batched with each operand broadcast in turn, C apart and in place,
 // a bias and a GELU, rows, pointers and product strides off 16 bytes: the plan's copies made by the

@@ -268,6 +268,22 @@ TEST(PlannerEstimate, BResidentCopiesAAlonePerKTile) {
   EXPECT_TRUE(said);
 }
 
+// A B-resident ring carries A alone: a stage is A's k_tile (+ its two mbarriers), and B's slots --
+// up to K <= max_k, apart from the ring's stages since session 23 -- are part of the constant
+// beside it, so the plan's smem at the kernel's own stage count is what the kernel asks for.
+TEST(PlannerEstimate, BResidentStagesAreAAloneAndBsSlotsAConstantBesideThem) {
+  int seen = 0;
+  for (const Variant& v : variants()) {
+    if (!v.mech.b_resident) continue;
+    ++seen;
+    const KernelDesc k = kernel_from_variant(v);
+    EXPECT_EQ(ring_bytes_per_stage(k), k.bm * k.bk * 2 + 16) << v.name;
+    EXPECT_GE(k.extra_smem, int(v.req.max_k) * k.bn * 2) << v.name;  // B's slots
+    EXPECT_EQ(smem_bytes(k, k.stages), v.tile.smem_bytes) << v.name;
+  }
+  if (seen == 0) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+}
+
 TEST(PlannerWaves, SeedShapeOnH200) {
   // 81920x256 in 128x128 tiles = 1280 tiles; 2 blocks x 132 SMs = 264 slots -> 5 waves,
   // the last with 1280 - 4*264 = 224 tiles.

@@ -190,8 +190,11 @@ TEST(TileRules, TheK5FamilyAddsItsOwnShape) {
   EXPECT_EQ(refusal(k), "(accepted)");
   k.bn = 128;  // m64n128: 16-bit inputs only
   EXPECT_EQ(refusal(k), "(accepted)");
-  k.bn = 64;  // m64n64 (the 64x64 ping-pong tile): 16-bit inputs only
+  k.bn = 64;  // m64n64: the 64x64 ping-pong tile only (16-bit inputs)
+  EXPECT_NE(refusal(k).find("the 64-wide tile is the ping-pong form's"), std::string::npos) << refusal(k);
+  k.pingpong = true, k.bm = 64;
   EXPECT_EQ(refusal(k), "(accepted)");
+  k.pingpong = false, k.bm = 128;
   k.bn = 192;
   EXPECT_NE(refusal(k).find("BN must be 256, 128 or 64"), std::string::npos) << refusal(k);
   k.bn = 96;

@@ -46,8 +46,9 @@ struct KernelDesc {
 };
 KernelDesc kernel_from_variant(const Variant& v);
 
-// Shared memory of the ring at `stages` slots: stages * (BM*BK + BN*BK) * sizeof(T), plus
-// 2 x 8-byte mbarriers (full, empty) per stage for the mbarrier ring, plus extra_smem.
+// Shared memory of the ring at `stages` slots: stages * (BM*BK + BN*BK) * sizeof(T) (B-resident:
+// BM*BK, B's slots being in extra_smem), plus 2 x 8-byte mbarriers (full, empty) per stage for the
+// mbarrier ring, plus extra_smem.
 int ring_bytes_per_stage(const KernelDesc& k);
 int smem_bytes(const KernelDesc& k, int stages);
 

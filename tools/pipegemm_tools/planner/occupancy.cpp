@@ -19,7 +19,8 @@ int round_up(int x, int y) { return div_up(x, y) * y; }
 }  // namespace
 
 int ring_bytes_per_stage(const KernelDesc& k) {
-  int b = (k.bm * k.bk + k.bn * k.bk) * dtype_bytes(k.in);
+  // B-resident: the ring carries A alone; B's slots are a constant beside it (extra_smem).
+  int b = (k.bm * k.bk + (k.b_resident ? 0 : k.bn * k.bk)) * dtype_bytes(k.in);
   if (k.pipeline == PipelineKind::mbarrier_ring) b += 2 * 8;  // full + empty mbarrier, 8 B each
   return b;
 }

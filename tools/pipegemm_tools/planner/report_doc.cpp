@@ -83,8 +83,9 @@ void stages(report::Document& d, const PlanReport& p) {
   for (const std::string& key : kOccKeys)
     if (key != "blocks_per_sm" && key != "limited_by" && key != "smem_footprint" && key != "warps_per_sm" && key != "occupancy")
       cols.push_back({key, "", Show::data});
+  const std::string b_part = k.b_resident ? " (B resident: in the extra smem)" : " + B " + str(k.bn) + "x" + str(k.bk);
   report::Table& t = s.table("stages", "Shared memory and occupancy per stage count (a stage: A " + str(k.bm) + "x" +
-                                           str(k.bk) + " + B " + str(k.bn) + "x" + str(k.bk) + " " + to_string(k.in) +
+                                           str(k.bk) + b_part + " " + to_string(k.in) +
                                            " = " + kib(ring_bytes_per_stage(k)) +
                                            (k.pipeline == PipelineKind::mbarrier_ring ? ", 16 B of full/empty mbarriers included" : "") + ")",
                              cols);

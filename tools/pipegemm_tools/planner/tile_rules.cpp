@@ -58,6 +58,9 @@ Status tma_rules(const KernelDesc& k) {
   if (k.bm != 256 && k.bn != 256 && !((k.bn == 128 || k.bn == 64) && k.in != DType::i8))
     return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128, m64n64) covers the CTA tile's N: BN must be 256" +
                (k.in == DType::i8 ? "" : ", 128 or 64") + ", not " + str(k.bn));
+  if (k.bn == 64 && !k.pingpong)  // kernel.cuh: the 64-wide tile is the plain ping-pong form's only
+    return bad(f + "the 64-wide tile is the ping-pong form's (BM = 64, one 64-column chunk a tile): a cooperative " +
+               str(k.bm) + "x64 tile has no short-K or deferred-store form");
   if (k.bk * eb != 128)
     return bad(f + "a K-major row of a slot is exactly one 128-byte swizzle span: BK must be " + str(128 / eb) +
                " for " + to_string(k.in) + ", not " + str(k.bk));

@@ -61,10 +61,11 @@ namespace pipegemm::kernels::k5 {
 // The CTA's shared memory, in this order. alignas(1024): the 128-byte swizzle repeats every 8
 // rows of 128 bytes, so each ring, the chunk buffers, and (by the sizes K5Config asserts) every
 // slot and buffer inside them start on a swizzle period -- wgmma descriptor base offset 0.
-template <class TA, int BM, int BN, int BK, int STAGES, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES, int BIAS_BUFS>
+template <class TA, int BM, int BN, int BK, int STAGES, int B_SLOTS, int CONSUMERS, int EPI_BUFS, int EPI_BUF_BYTES,
+          int BIAS_BUFS>
 struct K5Smem {
   alignas(1024) TA a[STAGES][BM * BK];                          // (BM,BK,STAGES), 128B-swizzled (load_operand)
-  alignas(1024) TA b[STAGES][BN * BK];                          // (BN,BK,STAGES), 128B-swizzled (load_operand)
+  alignas(1024) TA b[B_SLOTS][BN * BK];                         // (BN,BK,B_SLOTS): the ring's, or B-resident's k_tiles
   alignas(1024) uint8_t d[CONSUMERS][EPI_BUFS][EPI_BUF_BYTES];  // (64,128 B, kEpiBufs, kConsumers)
   uint64_t full[STAGES];                                        // mbarriers: slot landed
   uint64_t empty[STAGES];                                       // mbarriers: slot released
@@ -100,12 +101,19 @@ struct K5Smem {
 // cores (CUTLASS's ping-pong schedule). Each slot has one reader. BN = 64 (m64n64, 32 accumulators,
 // plain TN only): the small tile for M = 65..256 rows, where 128-row tiles leave most SMs idle;
 // its one 64-column chunk a tile needs one chunk buffer (EPI_BUFS = 1).
-// B_RESIDENT_ (plain form, N <= BN, K <= STAGES * BK: tall-skinny, short-K problems): B is one tile
-// for the whole problem, so it is loaded once -- k_tile kt of it into B slot kt, with the CTA's
-// first tile's A k_tiles -- and stays; afterwards the ring carries A alone. A tile then moves its
-// A in and its D out and nothing else (the ring form re-reads B, 2/3 of its bytes, every tile).
+// B_RESIDENT_ (plain form, K <= kMaxK, N <= kBResidentNTiles * BN: tall-skinny, short-K problems):
+// every tile of a CTA has the same n (the launcher walks units row by row -- raster group 1 -- over
+// a grid of whole rows' worth, so CTA c's tiles sit in column c % n_tiles), so its B is loaded once
+// -- k_tile kt into B slot kt, with the CTA's first tile's A k_tiles -- and stays; afterwards the
+// ring carries A alone. A tile then moves its A in and its D out and nothing else (the ring form
+// re-reads B, 2/3 of its bytes, every tile); with n_tiles > 1 the CTAs of one row of tiles read its
+// A panel at about the same time (the L2 serves all but the first).
 // Measured level with the ring form on the memory-bound suite (session 9, docs/hopper.md): the
-// L2 re-reads of B were not the limit; by name only.
+// L2 re-reads of B were not the limit. What was: A's loads take ~3 us from issue to landing on
+// the seed shape (docs/trace/), and a ring of 4 slots holds 2.5 of A's k_tiles in flight on
+// average -- 40 KB a SM, ~1.7 TB/s of A. B_SLOTS_ (session 23) sizes B's part apart from the ring:
+// B_SLOTS_ k_tiles (K <= B_SLOTS_ * BK), so a short K leaves the smem to a deeper ring of A --
+// 8 stages beside K <= 128 (2 B slots) on a 256-wide tile, 10 on a 128-wide one.
 // STREAM_K_ (cooperative, not deferred): the work is walked as pipeline::StreamKPlan's segments --
 // whole units first, then the last wave's k_tiles shared by every worker (pipeline/stream_k.cuh),
 // partial sums through a global workspace (K5StreamK).
@@ -115,7 +123,8 @@ struct K5Smem {
 // A (256 rows) against its B (192).
 template <class TIn, class TOut, int BM_ = 128, int BN_ = 256, int BK_ = 64, int STAGES_ = 4, int EPI_BUFS_ = 2,
           bool DEFERRED_STORE_ = false, bool GENERAL_ = false, bool A_MN_ = false, bool B_MN_ = false,
-          bool PINGPONG_ = false, bool B_RESIDENT_ = false, bool STREAM_K_ = false, bool CLUSTER_N_ = false>
+          bool PINGPONG_ = false, bool B_RESIDENT_ = false, bool STREAM_K_ = false, bool CLUSTER_N_ = false,
+          int B_SLOTS_ = 0>
 struct K5Config {
   using TA = TIn;
   using TD = TOut;
@@ -135,7 +144,11 @@ struct K5Config {
   // leading consumer too few slots ahead (stagger 3: s8 back to 0.0972 ms from 0.0963).
   // The wide tile (3 stages): 0 until measured ($PIPEGEMM_K5_STAGGER) -- a lag holds slots of a short ring.
   static constexpr int kStagger = PINGPONG_ || BM_ > 128 ? 0 : 2;
-  static constexpr int kMaxK = B_RESIDENT_ ? STAGES_ * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
+  // B's smem slots: the ring's STAGES, or (B-resident) B_SLOTS_ k_tiles of the whole B (0: STAGES).
+  static constexpr int kBSlots = B_RESIDENT_ && B_SLOTS_ > 0 ? B_SLOTS_ : STAGES_;
+  static constexpr int kBSlotsArg = B_SLOTS_;  // the template argument as given (the symbol's mangling)
+  static constexpr int kMaxK = B_RESIDENT_ ? kBSlots * BK_ : 0;  // B-resident: B's k_tiles live in the B slots
+  static constexpr int kBResidentNTiles = 4;  // B-resident: columns of tiles (a divisor of 132 SMs each)
   static constexpr int kConsumers = 2;                       // consumer warpgroups
   static constexpr int kTileConsumers = kPingpong ? 1 : 2;   // consumers sharing a tile (each slot's readers)
   static constexpr int kConsumerRows = BM / kTileConsumers;  // a consumer's rows of a tile
@@ -162,7 +175,7 @@ struct K5Config {
   // Shared memory: [A slots][B slots][D chunk buffers][full barriers][empty barriers][bias]. The CTA
   // asks for the bytes up to the last barrier, not sizeof(Smem), which alignas rounds up to a
   // multiple of 1024 with a tail nothing touches; the slack re-aligns the dynamic smem base.
-  using Smem = K5Smem<TA, BM, BN, BK, STAGES, kConsumers, kEpiBufs, kEpiBufBytes, kPingpong ? 2 : 1>;
+  using Smem = K5Smem<TA, BM, BN, BK, STAGES, kBSlots, kConsumers, kEpiBufs, kEpiBufBytes, kPingpong ? 2 : 1>;
   // The plain kernel never touches the bias buffer, so it does not ask for it.
   static constexpr int kSmemUsedBytes =
       GENERAL_ ? int(offsetof(Smem, bias) + sizeof(Smem::bias)) : int(offsetof(Smem, empty) + sizeof(Smem::empty));
@@ -197,6 +210,7 @@ struct K5Config {
                 "tile or the general epilogue; stream-K's slots hold one block)");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
+  static_assert(B_SLOTS_ == 0 || B_RESIDENT_, "B slots apart from the ring: B-resident only");
   static_assert(!CLUSTER_N_ || (!GENERAL_ && !PINGPONG_ && !B_RESIDENT_ && !STREAM_K_),
                 "clusters along N: the plain ring form (cooperative, tiles walked in the unit order)");
   static_assert(!STREAM_K_ || (!PINGPONG_ && !B_RESIDENT_ && !DEFERRED_STORE_),
@@ -219,12 +233,13 @@ struct K5Config {
   static_assert(sizeof(Smem::a[0]) == kStageBytesA && sizeof(Smem::b[0]) == kStageBytesB &&
                     sizeof(Smem::d[0][0]) == kEpiBufBytes,
                 "a slot is one TMA box of A / of B (expect_tx counts kStageBytes); a chunk buffer one D box");
-  static_assert(offsetof(Smem, full) == STAGES * kStageBytes + kConsumers * kEpiBufs * kEpiBufBytes &&
+  static_assert(offsetof(Smem, full) == STAGES * kStageBytesA + kBSlots * kStageBytesB + kConsumers * kEpiBufs * kEpiBufBytes &&
                     offsetof(Smem, empty) == offsetof(Smem, full) + STAGES * sizeof(uint64_t),
                 "no padding between the members: kSmemBytes counts exactly the rings, buffers and barriers");
   // One buffer only where a tile has one chunk (BN = 64, 16-bit D): its store was issued a whole
-  // mainloop before the next tile's chunk waits for it to have been read.
-  static_assert((kEpiBufs >= 2 || kEpiChunks == 1) && kEpiChunks % kEpiBufs == 0,
+  // mainloop before the next tile's chunk waits for it to have been read; or where the stores are
+  // deferred (one chunk a k_tile of the next mainloop: a k_tile apart; B-resident s5's smem).
+  static_assert((kEpiBufs >= 2 || kEpiChunks == 1 || DEFERRED_STORE_) && kEpiChunks % kEpiBufs == 0,
                 "chunk index mod kEpiBufs picks the buffer, the same one every tile");
   static_assert(kStageBytes < (1 << 20), "mbarrier tx-count range");
   static_assert(!kDeferredStore || sizeof(TD) == 2, "a deferred fp32 tile would need 128 more registers");
@@ -375,11 +390,12 @@ __device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&b
   arch::named_barrier_sync(barrier, threads);
 }
 
-// C's pairs of adjacent columns can be loaded whole: ldc and the batch stride even (in elements)
-// and the pointer aligned to a pair.
-__device__ __forceinline__ bool c_pairs_aligned(const common::EpilogueArgs& e) {
+// C's pairs of adjacent columns can be loaded whole: ldc and the batch stride even (in elements),
+// the pointer aligned to a pair, and N even -- a pair starting at column N - 1 would read one
+// element past the row (past C's end on its last row): the packed form takes odd N (session 23).
+__device__ __forceinline__ bool c_pairs_aligned(const common::EpilogueArgs& e, int N) {
   const int64_t pair_bytes = e.c_type == DType::f32 ? 8 : 4;
-  return reinterpret_cast<uintptr_t>(e.c) % pair_bytes == 0 && e.ldc % 2 == 0 && e.stride_c % 2 == 0;
+  return reinterpret_cast<uintptr_t>(e.c) % pair_bytes == 0 && e.ldc % 2 == 0 && e.stride_c % 2 == 0 && N % 2 == 0;
 }
 // n8 blocks of C read per batch of pair loads (2 per block in flight a thread): 8 (four rounds
 // of L2 latency a 64x256 consumer tile). A build knob so that a GPU job can time 16 and 32
@@ -461,10 +477,9 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
   constexpr DType kDType = sizeof(typename Cfg::TD) == 4                        ? DType::f32
                            : std::is_same_v<typename Cfg::TD, __half> ? DType::f16
                                                                         : DType::bf16;
-  if (e.c && e.c_type == kDType && c_pairs_aligned(e)) {
-    // C in D's type: a thread's elements come in pairs of adjacent columns (q = 0, 1; N is even
-    // for k5), one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group
-    // of 8 n8 blocks, so a tile waits for C about once per group rather than once per element
+  if (e.c && e.c_type == kDType && c_pairs_aligned(e, N)) {
+    // C in D's type: a thread's elements come in pairs of adjacent columns (q = 0, 1; N even),
+    // one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group of 8 n8 blocks, so a tile waits for C about once per group rather than once per element
     // (element loads made beta C cost 19% at 4096^3, session 7). An f32 C under a 16-bit D takes
     // the element loads below: with both pair types in the kernel, ptxas spilled.
     const int64_t c_row = int64_t(bt) * e.stride_c + int64_t(r0) * e.ldc + c0;  // (r0, c0); row r0 + 8: + 8 ldc
@@ -802,7 +817,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
             // B's k_tile kt goes into B slot kt with the first tile's A (the same full barrier), once.
             const bool first = item == cluster_idx;
             arch::tma_load_2d(sA + w.index * (BM * BK), &tmap_a, kt * BK, m0, full);
-            if (first) arch::tma_load_2d(sB + kt * (BN * BK), &tmap_b, kt * BK, 0, full);
+            if (first) arch::tma_load_2d(sB + kt * (BN * BK), &tmap_b, kt * BK, n0, full);  // the CTA's one n
             pipe.producer_commit(w, first ? Cfg::kStageBytes : Cfg::kStageBytesA);
             PIPEGEMM_TRACE_STAMP(trace, load_issued, seq, kt, w.index);
             ++w;
