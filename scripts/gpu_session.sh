@@ -117,6 +117,7 @@ pgt() {
   "$PWD/$TRACE_BUILD/pipegemm" "$@"
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+rm -f "$PWD/h200_job.json"  # a warm machine may keep one from a job cut off at the call's limit
 source "$JOB"
 rm -f "$PWD/h200_job.json"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"

@@ -17,6 +17,9 @@
 # Run: scripts/gpu_session.sh bench/jobs/s23_b_resident_deep.sh pipegemm_cli pipegemm_gpu_tests
 note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Verify.BResident*:K5Refusal.BResident*"
+# Grids that 2-4 columns of tiles do not divide (130 -> 130 / 129 / 128 CTAs) and a grid of n_tiles CTAs.
+PIPEGEMM_K5_MAX_CTAS=130 gt pipegemm_gpu_tests "K5Verify.BResident*"
+PIPEGEMM_K5_MAX_CTAS=2 gt pipegemm_gpu_tests "K5Verify.BResident*"
 for t in f16 bf16; do
   pg verify --shape 81920x256x256 --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s5_b_resident_k256 --no-peers
   pg verify --shape 131072x256x128 --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s8_b_resident_k128 --no-peers

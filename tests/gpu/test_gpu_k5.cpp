@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,7 +61,7 @@ void verify_variants(const Problem& p, const std::vector<const Variant*>& vs, ui
 }
 
 // Verifies every k5 variant computing p's types. A variant whose size bounds exclude the shape
-// (B-resident: N <= 256, K <= 256) is left out -- only for that reason; every other variant must
+// (B-resident: N <= 4 BN, K <= its B slots) is left out -- only for that reason; every other variant must
 // accept.
 void verify_k5(const Problem& p) {
   std::vector<const Variant*> vs;
@@ -127,15 +128,18 @@ TEST(K5Verify, Int8ExactWithInt32AndFp32Output) {
 
 // B-resident (B loaded once per CTA, the ring carries A), every such variant -- the 4-stage one and
 // those with B's k_tiles apart from a deeper ring (session 23: 8 / 10 stages beside K <= 128, 5 and
-// one chunk buffer beside K <= 256) -- on the shapes it takes: tall-skinny short-K, partial M, N and
-// K tiles (K = 40: one partial k_tile; 200: a K tail in the fourth; 104: in the second), many tiles
-// per CTA (each but the CTA's first reuses the B its first loaded), N = 8 (TMA zero-fills B's other
-// rows), several columns of tiles (N up to 4 BN: each CTA's tiles in one column, its B that
-// column's, and several tiles a CTA: 81920x256, 20000x384 on 2 and 3 columns, 40000x1000 on 4;
-// 520 = 2 x 256 + 8, a partial last column -- past the 128-wide forms' 512).
+// one chunk buffer beside K <= 256, 8 on the 128-wide tile) -- on the shapes it takes: tall-skinny
+// short-K, partial M, N and K tiles (K = 40: one partial k_tile; 200: a K tail in the fourth; 104:
+// in the second), many tiles per CTA (each but the CTA's first reuses the B its first loaded), N = 8
+// (TMA zero-fills B's other rows), several columns of tiles with several tiles a CTA (N up to 4 BN:
+// each CTA's tiles in one column, its B that column's) -- 256 wide: 81920x256 none, 30000x520 on 3
+// (a partial last one), 40000x1000 on 4; 128 wide: 81920x256 on 2, 20000x384 on 3, 20000x480 on 4.
+// One reference a (shape, type), every variant that takes the shape against it. The job running it
+// also runs it with $PIPEGEMM_K5_MAX_CTAS at 130 and 2 (grids that 2-4 columns do not divide; a grid
+// of n_tiles CTAs) -- a static read once, so each its own process.
 TEST(K5Verify, BResidentOnTallSkinnyShortKShapes) {
   REQUIRE_SM90();
-  const std::array<std::array<int64_t, 3>, 13> shapes = {{{8, 8, 8},
+  const std::array<std::array<int64_t, 3>, 14> shapes = {{{8, 8, 8},
                                                           {127, 136, 40},
                                                           {81920, 256, 256},
                                                           {65536, 128, 128},
@@ -146,22 +150,26 @@ TEST(K5Verify, BResidentOnTallSkinnyShortKShapes) {
                                                           {20000, 104, 104},
                                                           {4097, 8, 128},
                                                           {20000, 384, 128},
-                                                          {3000, 520, 64},
+                                                          {20000, 480, 64},
+                                                          {30000, 520, 64},
                                                           {40000, 1000, 64}}};
-  int variants_run = 0;
-  for (const Variant& v : variants()) {
-    if (v.family != "k5_ws_tma_wgmma" || !v.mech.b_resident) continue;
-    ++variants_run;
-    int shapes_run = 0;
-    for (auto s : shapes) {
-      if (s[1] > v.req.max_n || s[2] > v.req.max_k) continue;
-      const Problem p = problem(s[0], s[1], s[2], v.a_type, v.d_type);
-      verify_variants(p, {&v}, 777 + uint64_t(p.m + p.n + p.k));
-      ++shapes_run;
+  std::map<std::string, int> shapes_run;  // per B-resident variant
+  for (const Variant& v : variants())
+    if (v.family == "k5_ws_tma_wgmma" && v.mech.b_resident) shapes_run[v.name] = 0;
+  for (auto s : shapes)
+    for (DType t : {DType::f16, DType::bf16}) {
+      std::vector<const Variant*> vs;
+      for (const Variant& v : variants())
+        if (shapes_run.count(v.name) && v.a_type == t && s[1] <= v.req.max_n && s[2] <= v.req.max_k) {
+          vs.push_back(&v);
+          ++shapes_run[v.name];
+        }
+      if (vs.empty()) continue;
+      const Problem p = problem(s[0], s[1], s[2], t, t);
+      verify_variants(p, vs, 777 + uint64_t(p.m + p.n + p.k));
     }
-    EXPECT_GE(shapes_run, 5) << v.name;
-  }
-  EXPECT_EQ(variants_run, 10);
+  EXPECT_EQ(shapes_run.size(), 10u);
+  for (const auto& [name, n] : shapes_run) EXPECT_GE(n, 6) << name;
 }
 
 // Stream-K (k5_*_streamk, pipeline/stream_k.cuh): units that leave the last wave partly empty --

@@ -48,7 +48,8 @@ KernelDesc kernel_from_variant(const Variant& v);
 
 // Shared memory of the ring at `stages` slots: stages * (BM*BK + BN*BK) * sizeof(T) (B-resident:
 // BM*BK, B's slots being in extra_smem), plus 2 x 8-byte mbarriers (full, empty) per stage for the
-// mbarrier ring, plus extra_smem.
+// mbarrier ring, plus extra_smem. So a B-resident kernel's stage counts vary its ring of A with
+// B's slots -- its K <= max_k -- held (the 4-stage _b_resident sizes them by its stages, 256 / BK).
 int ring_bytes_per_stage(const KernelDesc& k);
 int smem_bytes(const KernelDesc& k, int stages);
 
