@@ -213,9 +213,7 @@ struct K5Variant {
     int clusters = std::min(units, resident);
     // B-resident: a CTA keeps the B of one column of tiles, so units go row by row (group 1) over
     // whole rows' worth of CTAs -- CTA c's units c, c + grid, ... all lie in column c % n_tiles.
-    if constexpr (C::kBResident) {
-      if (units > clusters) clusters = std::max(n_tiles, clusters / n_tiles * n_tiles);
-    }
+    if constexpr (C::kBResident) clusters = pipeline::column_persistent_grid(units, resident, n_tiles);
     const int raster_group = C::kBResident                ? 1
                              : raster_group_override() > 0 ? raster_group_override()
                                                            : std::max(1, 16 / cluster);  // 2048 rows of A per band

@@ -2,6 +2,7 @@
 // compiled here as plain C++.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "pipegemm/pipeline/tile_scheduler.cuh"
@@ -89,3 +90,23 @@ TEST(TileScheduler, ClusterUnitsCoverEveryTileOnce) {
 }
 
 }  // namespace
+
+// k5 B-resident's grid (column_persistent_grid): every CTA's units -- c, c + grid, ... -- lie in one
+// column of tiles, each unit is some CTA's, and the grid stays within the resident CTAs (or is
+// n_tiles when fewer are resident), over columns 1-4, rows 1-300 and 1-140 resident CTAs
+// (132 = the H200's SMs; 114 and 130 do not divide by 4 or 3).
+TEST(TileScheduler, ColumnPersistentGridKeepsEveryCtaInOneColumn) {
+  for (int n_tiles = 1; n_tiles <= 4; ++n_tiles)
+    for (int m_tiles = 1; m_tiles <= 300; m_tiles += (m_tiles < 20 ? 1 : 7))
+      for (int resident = 1; resident <= 140; ++resident) {
+        const TileScheduler s(m_tiles, n_tiles, 1, 1);
+        const int grid = pipegemm::pipeline::column_persistent_grid(s.total, resident, n_tiles);
+        ASSERT_GE(grid, 1);
+        ASSERT_LE(grid, std::max(resident, n_tiles));
+        ASSERT_LE(grid, s.total);
+        for (int c = 0; c < grid; ++c)
+          for (int u = c; u < s.total; u += grid)
+            ASSERT_EQ(s.coords(u).n, s.coords(c).n)
+                << "n_tiles " << n_tiles << " m_tiles " << m_tiles << " resident " << resident << " CTA " << c;
+      }
+}

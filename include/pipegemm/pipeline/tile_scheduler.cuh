@@ -50,4 +50,14 @@ struct TileScheduler {
   PIPEGEMM_HOST_DEVICE TileCoord coords(int unit) const { return raster_tile(unit, m_units, n_tiles, group); }
 };
 
+// A persistent grid over a (num_m, n_tiles) grid of plain tiles walked row by row (group 1) whose
+// every CTA stays in one column of tiles -- k5 B-resident, which keeps that column's B: CTA c takes
+// units c, c + grid, ..., all in column c % n_tiles when the grid is a multiple of n_tiles (or
+// covers every unit once). At most `resident` CTAs unless that is fewer than n_tiles.
+PIPEGEMM_HOST_DEVICE int column_persistent_grid(int units, int resident, int n_tiles) {
+  if (units <= resident) return units;
+  const int whole_rows = resident / n_tiles * n_tiles;
+  return whole_rows > n_tiles ? whole_rows : n_tiles;
+}
+
 }  // namespace pipegemm::pipeline
