@@ -76,6 +76,13 @@ epilogue_cost() {
        cublaslt_$t --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
   done
 }
+# in_time BY_S WHAT: true while the call has run at most BY_S seconds; past that, WHAT is noted in
+# run.log as skipped (the call's limit is 600 s).
+in_time() {
+  [ $(( $(date +%s) - t0 )) -le "$1" ] && return 0
+  echo "# skipped $2: out of call time" >> "$OUT/run.log"
+  return 1
+}
 # tune_copy SUITE BY_S: tune SUITE, FP16 and BF16 (each while the call is under BY_S seconds), into a
 # copy of the shipped table ($PWD/h200_job.json, kept as $OUT/h200.json), and point auto at that copy
 # ($PIPEGEMM_TUNE_CACHE) for the rest of the job. $PIPEGEMM_AUTO_ALSO opts by-name variants in.
@@ -83,7 +90,7 @@ tune_copy() {
   local t
   [ -f "$PWD/h200_job.json" ] || cp data/tune/h200.json "$PWD/h200_job.json"
   for t in f16 bf16; do
-    if [ $(( $(date +%s) - t0 )) -gt "$2" ]; then echo "# skipped tune $t: out of call time" >> "$OUT/run.log"; continue; fi
+    in_time "$2" "tune $t" || continue
     pg tune --suite "$1" --dtype $t --output "$PWD/h200_job.json" --force
   done
   cp "$PWD/h200_job.json" "$OUT/h200.json"
@@ -95,7 +102,7 @@ auto_suite() {
   local suite=$1 tag=$2 by=$3 t
   shift 3
   for t in f16 bf16; do
-    if [ $(( $(date +%s) - t0 )) -gt "$by" ]; then echo "# skipped auto $tag $t: out of call time" >> "$OUT/run.log"; continue; fi
+    in_time "$by" "auto $tag $t" || continue
     pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto.md"
   done
 }

@@ -29,12 +29,10 @@ done
 # 64-row tile halves the first wave's load-only head and the last wave's store-only tail that a
 # 128-row one leaves (4.85 tiles a CTA on the seed shape), and one consumer's stores run under the
 # other's loads. Burst, each shape's same-bytes memcpy in the same run. FP16.
-if [ $(( $(date +%s) - t0 )) -lt 300 ]; then
+if in_time 299 "the memory suite"; then
   pg bench --suite bench/suites/memory.txt --dtype f16 --out-dtype f16 --kernel k5_f16_128x256x64_s4_nocluster \
      k5_f16_128x128x64_s6 k5_f16_128x256x64_s4_b_resident k5_f16_64x256x64_s4_pingpong k5_f16_64x64x64_s12_pingpong \
      cublaslt_f16 --reps 40 --rounds 3 --idle-ms 25 --same-bytes-copy --output "$OUT/memory_f16_pingpong_burst.md"
-else
-  note "skipped the memory suite: out of call time"
 fi
 export PIPEGEMM_AUTO_ALSO=k5_f16_64x64x64_s12_pingpong,k5_bf16_64x64x64_s12_pingpong
 note "PIPEGEMM_AUTO_ALSO=$PIPEGEMM_AUTO_ALSO"

@@ -37,7 +37,7 @@ for t in f16 bf16; do
              "--shape 1000x1001x1000 --layout TT --bias col --bias-dtype f32" \
              "--shape 8192x1024x1027 --layout NT --batch 4 --broadcast b"; do
     i=$((i + 1))
-    if [ $(( $(date +%s) - t0 )) -gt 540 ]; then note "skipped packed $t $i: out of call time"; continue; fi
+    in_time 540 "packed $t $i" || continue
     pg bench $sem --dtype $t --out-dtype $t --kernel $K --reps 20 --rounds 2 --warmup 3 --idle-ms 25 \
        --max-ms-per-variant 100 --output "$OUT/packed_${t}_$i.md"
   done

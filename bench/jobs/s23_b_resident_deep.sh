@@ -27,7 +27,7 @@ for t in f16 bf16; do
   pg verify --shape 81920x256x256 --dtype $t --out-dtype $t --kernel k5_${t}_128x128x64_s8_b_resident_k256 --no-peers
 done
 for t in f16 bf16; do
-  if [ $(( $(date +%s) - t0 )) -gt 360 ]; then note "skipped the $t memory suite: out of call time"; continue; fi
+  in_time 360 "the $t memory suite" || continue
   pg bench --suite bench/suites/memory.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 k5_${t}_128x128x64_s6 \
      k5_${t}_128x256x64_s4_b_resident k5_${t}_128x256x64_s5_b_resident_k256 k5_${t}_128x256x64_s8_b_resident_k128 \
      k5_${t}_128x128x64_s10_b_resident_k128 k5_${t}_128x128x64_s8_b_resident_k256 cublas_$t cublaslt_$t --reps 40 --rounds 3 --idle-ms 25 --same-bytes-copy \
