@@ -99,6 +99,8 @@ struct Problem {
   bool has_epilogue() const { return bias != Bias::none || activation != Activation::none; }
   // alpha = 1, beta = 0, no bias or activation, batch 1: what every kernel computes.
   bool plain() const { return alpha == 1.f && !reads_c() && !has_epilogue() && batch == 1; }
+  // plain() with A and B row-major (D is row-major once normalized): the ladder's own TN kernels.
+  bool plain_tn() const { return plain() && a_layout == Layout::RowMajor && b_layout == Layout::RowMajor; }
 };
 
 // Elements from the first to one past the last of a rows x cols matrix (ld >= a row).

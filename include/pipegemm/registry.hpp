@@ -96,8 +96,7 @@ struct Variant {
   // all (check_variant): not at all, from p's own tune entry only, or by any of auto's steps.
   enum class AutoUse { never, tuned, any };
   AutoUse auto_use(const Problem& p) const {
-    if (auto_plain_only && !(p.plain() && p.a_layout == Layout::RowMajor && p.b_layout == Layout::RowMajor))
-      return AutoUse::never;
+    if (auto_plain_only && !p.plain_tn()) return AutoUse::never;
     return auto_candidate ? AutoUse::any : auto_tuned_only ? AutoUse::tuned : AutoUse::never;
   }
   // auto may guess it for p (neighbours, the model, a failed peer's fallback).

@@ -110,11 +110,15 @@ Problem Problem::normalized() const {
   if (!p.c_type) p.c_type = d_type;
   if (!p.bias_type) p.bias_type = d_type;
   // Packed: one whole matrix (its rows times its leading dimension) after another.
-  auto packed = [](int64_t rows, int64_t cols, int64_t ld, Layout l) { return (l == Layout::RowMajor ? rows : cols) * ld; };
-  if (p.stride_a < 0) p.stride_a = packed(m, k, p.lda, a_layout);
-  if (p.stride_b < 0) p.stride_b = packed(n, k, p.ldb, b_layout);
-  if (p.stride_c < 0) p.stride_c = packed(m, n, p.ldc, d_layout);
-  if (p.stride_d < 0) p.stride_d = packed(m, n, p.ldd, d_layout);
+  // INT64_MAX where it does not fit: validate_problem refuses a batch of such matrices.
+  auto packed = [](int64_t rows, int64_t cols, int64_t ld, Layout l) {
+    int64_t s;
+    return __builtin_mul_overflow(l == Layout::RowMajor ? rows : cols, ld, &s) ? INT64_MAX : s;
+  };
+  if (p.stride_a == -1) p.stride_a = packed(m, k, p.lda, a_layout);
+  if (p.stride_b == -1) p.stride_b = packed(n, k, p.ldb, b_layout);
+  if (p.stride_c == -1) p.stride_c = packed(m, n, p.ldc, d_layout);
+  if (p.stride_d == -1) p.stride_d = packed(m, n, p.ldd, d_layout);
   return p;
 }
 

@@ -24,8 +24,23 @@ bool valid_combo(const Problem& p) {
 
 Status invalid(std::string m) { return Status::error(StatusCode::invalid_argument, std::move(m)); }
 
-// alpha, beta and C; the epilogue; the batch (of a normalized problem whose sizes and leading
-// dimensions are already valid).
+// Bytes from a matrix's first element to one past its last product's last, or -1 where that passes
+// 2^62: no memory holds such a matrix, and a refusal here keeps every later offset (spans, product
+// strides, the kernels' int64 indices) from wrapping.
+constexpr int64_t kMaxExtentBytes = int64_t(1) << 62;
+int64_t extent_bytes(const MatrixView& v, int64_t batch, int esize) {
+  const bool row = v.layout == Layout::RowMajor;
+  const int64_t outer = row ? v.rows : v.cols, inner = row ? v.cols : v.rows;
+  int64_t span, last, total, bytes;
+  if (__builtin_mul_overflow(outer - 1, v.ld, &span) || __builtin_add_overflow(span, inner, &span)) return -1;
+  if (__builtin_mul_overflow(batch - 1, v.stride, &last) || __builtin_add_overflow(last, span, &total) ||
+      __builtin_mul_overflow(total, int64_t(esize), &bytes) || bytes > kMaxExtentBytes)
+    return -1;
+  return bytes;
+}
+
+// alpha, beta and C; the epilogue; the batch's overlaps (of a normalized problem whose sizes,
+// leading dimensions, strides and extents are already valid).
 Status validate_semantics(const Problem& p) {
   if (!std::isfinite(p.alpha) || !std::isfinite(p.beta))
     return invalid("alpha and beta must be finite (got alpha=" + std::to_string(p.alpha) + " beta=" + std::to_string(p.beta) + ")");
@@ -56,12 +71,6 @@ Status validate_semantics(const Problem& p) {
       return Status::error(StatusCode::not_supported, std::string("a bias of type ") + to_string(b) + " under a " +
                                                           to_string(p.d_type) + " D: the bias has D's type or f32");
   }
-  if (p.batch < 1 || p.batch > INT32_MAX)
-    return invalid("batch must be in [1, 2^31) (got " + fmt_i(p.batch) + ")");
-  struct { const char* name; int64_t v; } strides[] = {
-      {"stride_a", p.stride_a}, {"stride_b", p.stride_b}, {"stride_c", p.stride_c}, {"stride_d", p.stride_d}};
-  for (auto& st : strides)
-    if (st.v < 0) return invalid(std::string(st.name) + "=" + fmt_i(st.v) + ": -1 (packed), 0 (broadcast) or a stride");
   if (p.batch > 1) {
     // D's products must not share an element: one after another (stride >= a product's span),
     // or interleaved inside one leading dimension (stride >= a row, all rows within ldd).
@@ -91,6 +100,12 @@ Status validate_problem(const Problem& in) {
                              " K=" + fmt_i(in.k) + ")");
   if (in.m > INT32_MAX || in.n > INT32_MAX || in.k > INT32_MAX)
     return Status::error(StatusCode::invalid_argument, "each of M, N, K must be < 2^31");
+  if (in.batch < 1 || in.batch > INT32_MAX)
+    return invalid("batch must be in [1, 2^31) (got " + fmt_i(in.batch) + ")");
+  struct { const char* name; int64_t v; } strides[] = {
+      {"stride_a", in.stride_a}, {"stride_b", in.stride_b}, {"stride_c", in.stride_c}, {"stride_d", in.stride_d}};
+  for (auto& st : strides)
+    if (st.v < -1) return invalid(std::string(st.name) + "=" + fmt_i(st.v) + ": -1 (packed), 0 (broadcast) or a stride");
   Problem p = in.normalized();
   struct { const char* name; int64_t ld, min; } lds[] = {
       {"lda", p.lda, p.a_layout == Layout::RowMajor ? p.k : p.m},
@@ -101,6 +116,14 @@ Status validate_problem(const Problem& in) {
       return Status::error(StatusCode::invalid_argument,
                            std::string(l.name) + "=" + fmt_i(l.ld) +
                                " is smaller than a row (" + fmt_i(l.min) + " elements)");
+  struct { const char* name; MatrixView v; DType t; bool used; } mats[] = {
+      {"A", view_a(p), p.a_type, true}, {"B", view_b(p), p.b_type, true},
+      {"C", view_c(p), p.c_type.value_or(p.d_type), p.reads_c() && p.ldc >= 1}, {"D", view_d(p), p.d_type, true}};
+  for (auto& x : mats)
+    if (x.used && extent_bytes(x.v, p.batch, dtype_bytes(x.t)) < 0)
+      return invalid(std::string(x.name) + " spans 2^62 bytes or more (" + fmt_i(x.v.rows) + "x" + fmt_i(x.v.cols) +
+                     ", ld " + fmt_i(x.v.ld) + ", product stride " + fmt_i(x.v.stride) + ", batch " + fmt_i(p.batch) +
+                     "): no memory holds it");
   if (!valid_combo(p))
     return Status::error(StatusCode::not_supported,
                          std::string("unsupported type combination A=") + to_string(p.a_type) +

@@ -252,7 +252,7 @@ struct K5Variant {
     const bool two_tiles = Cfg::kClusterN ? p.n > Cfg::BN : p.m > Cfg::BM;  // along the cluster's side
     const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
-      if (!p.plain() || p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor)
+      if (!p.plain_tn())
         return Status::error(StatusCode::not_supported,
                              "k5 s8 / B-resident / 256x192 (and its 1x2 clusters) / 64-wide: the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
@@ -283,7 +283,7 @@ struct K5Variant {
     return launch_with<CfgGeneral<false, false, DEFER>>(p, x, s, cluster);
   }
   static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
-    if (p.a_layout != Layout::ColMajor && p.b_layout != Layout::ColMajor && p.plain())
+    if (p.plain_tn())
       return launch_plain(p, x, s, cluster);
     if (kDeferAlways && general_defer()) return launch_general<true>(p, x, s, cluster);
     return launch_general<false>(p, x, s, cluster);

@@ -56,7 +56,7 @@ struct LadderVariant {
     Status st = prepare_smem(Kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
     if constexpr (FullSemanticsOf<Cfg>::value) {  // the plain TN GEMM runs the rung's own kernel
-      if (!p.plain() || p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) return launch_full(p, x, s);
+      if (!p.plain_tn()) return launch_full(p, x, s);
     }
     if constexpr (MaxSplitOf<Cfg>::value > 1) {
       return launch_split(p, A, B, D, s);

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "pipegemm/registry.hpp"
@@ -554,6 +555,90 @@ TEST(SemanticsRefusal, OverlappingDIsRefusedBeforeAnyLaunch) {
   s = GemmCall::make(bt, "auto", x, &call);
   EXPECT_TRUE(contains(s.message, "D overlaps C")) << s.message;
   for (uint16_t v : host) ASSERT_EQ(v, 0x1234);
+}
+
+// A descriptor no memory can hold is refused by validation, before any offset computed from it can
+// wrap: the extent of each operand over the batch must stay under 2^62 bytes. A stride below -1 is
+// an error, not "packed".
+TEST(SemanticsRefusal, ExtentsPast2To62BytesAndStridesBelowMinusOneAreRefused) {
+  Problem p = f16_problem(1024, 1024, 1024);
+  p.lda = int64_t(1) << 52;  // 1023 rows of 2^52 elements: past 2^62 bytes
+  Status s = validate_problem(p);
+  EXPECT_EQ(s.code, StatusCode::invalid_argument);
+  EXPECT_TRUE(contains(s.message, "A spans 2^62 bytes")) << s.message;
+  p.lda = int64_t(1) << 50;  // 2^60 bytes: addressable in principle, accepted by validation
+  EXPECT_TRUE(validate_problem(p).ok()) << validate_problem(p).message;
+  p.lda = 0;
+  p.batch = 1 << 20;
+  p.stride_b = int64_t(1) << 45;  // the last product 2^65 elements on
+  s = validate_problem(p);
+  EXPECT_TRUE(contains(s.message, "B spans 2^62 bytes")) << s.message;
+  p.stride_b = INT64_MAX;  // (batch - 1) * stride itself overflows
+  EXPECT_TRUE(contains(validate_problem(p).message, "B spans")) << validate_problem(p).message;
+  p.stride_b = -1;
+  p.ldd = int64_t(1) << 40;  // packed D products of 1024 rows of 2^40: 2^70 elements over the batch
+  EXPECT_TRUE(contains(validate_problem(p).message, "D spans")) << validate_problem(p).message;
+  p.ldd = 0;
+  p.ldd = INT64_MAX;  // the packed stride itself does not fit (normalized() saturates it)
+  EXPECT_TRUE(contains(validate_problem(p).message, "D spans")) << validate_problem(p).message;
+  p.ldd = 0;
+  p.beta = 1.f;
+  p.ldc = int64_t(1) << 61;
+  p.batch = 1;
+  EXPECT_TRUE(contains(validate_problem(p).message, "C spans")) << validate_problem(p).message;
+  p.ldc = 0;
+  p.stride_c = -2;
+  EXPECT_TRUE(contains(validate_problem(p).message, "stride_c=-2")) << validate_problem(p).message;
+  p.stride_c = -1;
+  EXPECT_TRUE(validate_problem(p).ok()) << validate_problem(p).message;
+}
+
+// Random hostile descriptors (sizes, leading dimensions, strides and batches from 0 and negatives
+// up to INT64_MAX): validation either refuses with a message or accepts a problem whose every
+// operand's extent over the batch, recomputed here in 128-bit arithmetic, is under 2^62 bytes; and
+// check_variant answers for every registered variant without a launch.
+TEST(SemanticsRefusal, RandomHostileDescriptorsAreRefusedOrFitIn2To62Bytes) {
+  std::mt19937_64 rng(20261205);
+  const int64_t edge[] = {-2, -1, 0, 1, 2, 7, 8, 255, 1 << 16, INT32_MAX, int64_t(INT32_MAX) + 1, int64_t(1) << 40,
+                          int64_t(1) << 61, INT64_MAX - 1, INT64_MAX};
+  auto pick = [&](bool small) -> int64_t {
+    const uint64_t r = rng() % 4;
+    if (r == 0) return edge[rng() % (sizeof edge / sizeof edge[0])];
+    if (r == 1 || small) return int64_t(rng() % 300);
+    return int64_t(rng() >> (rng() % 64));
+  };
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    Problem p = f16_problem(pick(true), pick(true), pick(true));
+    if (rng() % 4 == 0) p.m = pick(false);
+    p.a_layout = rng() % 2 ? Layout::RowMajor : Layout::ColMajor;
+    p.b_layout = rng() % 2 ? Layout::RowMajor : Layout::ColMajor;
+    p.d_layout = rng() % 2 ? Layout::RowMajor : Layout::ColMajor;
+    p.lda = rng() % 2 ? 0 : pick(false), p.ldb = rng() % 2 ? 0 : pick(false);
+    p.ldc = rng() % 2 ? 0 : pick(false), p.ldd = rng() % 2 ? 0 : pick(false);
+    p.beta = rng() % 2 ? 0.f : 1.f;
+    p.batch = rng() % 2 ? 1 : pick(false);
+    p.stride_a = rng() % 2 ? -1 : pick(false), p.stride_b = rng() % 2 ? -1 : pick(false);
+    p.stride_c = rng() % 2 ? -1 : pick(false), p.stride_d = rng() % 2 ? -1 : pick(false);
+    const Status s = validate_problem(p);
+    if (!s.ok()) {
+      EXPECT_FALSE(s.message.empty());
+      continue;
+    }
+    ++accepted;
+    const Problem n = p.normalized();
+    for (const MatrixView& v : {view_a(n), view_b(n), view_d(n)}) {
+      const bool row = v.layout == Layout::RowMajor;
+      const __int128 outer = row ? v.rows : v.cols, inner = row ? v.cols : v.rows;
+      const __int128 bytes = ((n.batch - 1) * __int128(v.stride) + (outer - 1) * v.ld + inner) * 2;
+      ASSERT_LT(bytes, __int128(1) << 62) << n.shape_string() << " ld " << v.ld << " stride " << v.stride;
+      ASSERT_GE(v.stride, 0);
+    }
+    for (const Variant& v : variants())
+      (void)check_variant(v, p, 90, reinterpret_cast<const void*>(uintptr_t(256)), reinterpret_cast<const void*>(uintptr_t(512)),
+                          reinterpret_cast<void*>(uintptr_t(1024)));
+  }
+  EXPECT_GT(accepted, 100);  // the generator reaches valid problems too
 }
 
 // ---- the request flags (the CLI's --layout ... --act) -----------------------------------------

@@ -479,7 +479,8 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
                                                                         : DType::bf16;
   if (e.c && e.c_type == kDType && c_pairs_aligned(e, N)) {
     // C in D's type: a thread's elements come in pairs of adjacent columns (q = 0, 1; N even),
-    // one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group of 8 n8 blocks, so a tile waits for C about once per group rather than once per element
+    // one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group of 8 n8
+    // blocks, so a tile waits for C about once per group rather than once per element
     // (element loads made beta C cost 19% at 4096^3, session 7). An f32 C under a 16-bit D takes
     // the element loads below: with both pair types in the kernel, ptxas spilled.
     const int64_t c_row = int64_t(bt) * e.stride_c + int64_t(r0) * e.ldc + c0;  // (r0, c0); row r0 + 8: + 8 ldc
