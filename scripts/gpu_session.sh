@@ -65,15 +65,17 @@ fuzz_every_type() {
   fuzz_types "$1" "${3:-480}" f16:"$2" bf16:"$2" i8:"$2" f32:"$2"
 }
 # epilogue_cost SETTING RUN [F16_RUNS]: issue 13's epilogue_cost suite, burst, the 128x256 k5 beside
-# cuBLASLt, BF16 (and FP16 while RUN <= F16_RUNS, default 2), into $OUT/epi_<type>_<SETTING>_run<RUN>.md
-# -- alternating settings between calls is the measure (bench/results/semantics_collate.py).
+# cuBLASLt (or $EPI_KERNELS, '@' for the type), BF16 (and FP16 while RUN <= F16_RUNS, default 2), into
+# $OUT/epi_<type>_<SETTING>_run<RUN>.md -- alternating settings between calls is the measure
+# (bench/results/semantics_collate.py).
 epilogue_cost() {
-  local t
+  local t ks
   for t in bf16 f16; do
     [ $t = f16 ] && [ "$2" -gt "${3:-2}" ] && continue
+    ks=${EPI_KERNELS:-"k5_@_128x256x64_s4 cublaslt_@"}
     echo "# epilogue_cost $t run $2: $1" >> "$OUT/run.log"
-    pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 \
-       cublaslt_$t --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
+    pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel ${ks//@/$t} \
+       --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
   done
 }
 # in_time BY_S WHAT: true while the call has run at most BY_S seconds; past that, WHAT is noted in
