@@ -88,12 +88,13 @@ in_time() {
 # tune_copy SUITE BY_S: tune SUITE, FP16 and BF16 (each while the call is under BY_S seconds), into a
 # copy of the shipped table ($PWD/h200_job.json, kept as $OUT/h200.json), and point auto at that copy
 # ($PIPEGEMM_TUNE_CACHE) for the rest of the job. $PIPEGEMM_AUTO_ALSO opts by-name variants in.
+# A third argument "new" times only the buckets the table lacks (no --force).
 tune_copy() {
   local t
   [ -f "$PWD/h200_job.json" ] || cp data/tune/h200.json "$PWD/h200_job.json"
   for t in f16 bf16; do
     in_time "$2" "tune $t" || continue
-    pg tune --suite "$1" --dtype $t --output "$PWD/h200_job.json" --force
+    pg tune --suite "$1" --dtype $t --output "$PWD/h200_job.json" $([ "${3:-}" = new ] || echo --force)
   done
   cp "$PWD/h200_job.json" "$OUT/h200.json"
   export PIPEGEMM_TUNE_CACHE=$PWD/h200_job.json

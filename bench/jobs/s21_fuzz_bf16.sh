@@ -6,5 +6,6 @@
 # ping-pong k5); the two fuzz processes run at once, each its own log, summaries into run.log.
 # Run: scripts/gpu_session.sh bench/jobs/s21_fuzz_bf16.sh pipegemm_cli
 pg verify --shape 24x40x13448 --lda 13456 --ldb 13448 --ldd 40 --dtype bf16 --acc f32 --out-dtype f32 \
-   --kernel auto all --seed 19
+   --kernel all --seed 19
+pg verify --shape 24x40x13448 --lda 13456 --ldb 13448 --ldd 40 --dtype bf16 --acc f32 --out-dtype f32 --kernel auto --seed 19
 fuzz_types 10000 540 bf16:19 f16:22

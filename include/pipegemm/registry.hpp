@@ -85,9 +85,6 @@ struct Variant {
   // entry timed it fastest -- never by guessing (neighbours, the cost model, a peer's fallback). For
   // a verified variant that wins on some shapes and loses on others (session 22).
   bool auto_tuned_only = false;
-  // true: auto and tune take it for the plain TN GEMM only; what else it computes runs by name
-  // until that too has verified on a GPU (the packed form's full semantics, session 22).
-  bool auto_plain_only = false;
   // Non-empty: a teaching variant (issue 14), correct but built to break one thing on purpose --
   // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
   std::string teaching;
@@ -95,8 +92,7 @@ struct Variant {
   // How auto may take it for p, as the variant sees p (normalized, D row-major) -- if it accepts p at
   // all (check_variant): not at all, from p's own tune entry only, or by any of auto's steps.
   enum class AutoUse { never, tuned, any };
-  AutoUse auto_use(const Problem& p) const {
-    if (auto_plain_only && !p.plain_tn()) return AutoUse::never;
+  AutoUse auto_use(const Problem&) const {  // today the same for every problem it accepts
     return auto_candidate ? AutoUse::any : auto_tuned_only ? AutoUse::tuned : AutoUse::never;
   }
   // auto may guess it for p (neighbours, the model, a failed peer's fallback).

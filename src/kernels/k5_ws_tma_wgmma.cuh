@@ -338,11 +338,12 @@ struct K5Variant {
     // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (session 21, compute suite)
     //   1-3% ahead at 6144^3-8192x28672 in bursts, 8-16% behind at 4096^3, 16384x1024 and K = 256
     //   (geomean 0.93 against 0.98 of the best cuBLAS); the 1x2 clusters within 1% of the 2x1.
-    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (session 9).
-    //   Its forms with B apart from a deeper ring of A (session 23, _k128 / _k256) run by name until
-    //   their GPU test has (bench/jobs/s23_b_resident_deep.sh opts them into its tune).
+    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (session 9). Its
+    //   forms with B apart from a deeper ring of A (session 23): 8 stages of A beside K <= 128 reach
+    //   81.9% of the copy bandwidth at 131072x256x128 (the ring forms 75-76%), and lose 1-10% where
+    //   K = 256 or N = 128 (bench/results/2026-12-05_h200_s24_call1_memory_*, _call2_*).
     constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 ||
-                                Cfg::kClusterN || (Cfg::kBResident && Cfg::kBSlotsArg == 0);
+                                Cfg::kClusterN || Cfg::kBResident;
     if constexpr (Cfg::kPingpong || kTunedOnly) v.auto_candidate = false;
     v.auto_tuned_only = kTunedOnly;
     if constexpr (Cfg::kClusterN) v.mech.cluster_n = true;
@@ -350,7 +351,7 @@ struct K5Variant {
       v.req.max_n = Cfg::kBResidentNTiles * Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
       v.mech.b_resident = true;
-      v.auto_candidate = false;  // never a guess: the 4-stage form from its tune entry (kTunedOnly), the rest by name
+      v.auto_candidate = false;  // never a guess: from its tune entry (kTunedOnly)
     }
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
@@ -382,9 +383,10 @@ struct K5Variant {
     v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
     v.req.ldd_multiple = 1;
     v.launch = &launch_packed_form;
-    // Beyond the plain TN GEMM (layouts, C, batch, epilogue: session 22, built without a GPU) by
-    // name until bench/jobs/s22_packed_general.sh has verified it.
-    v.auto_plain_only = !kPlainOnly;
+    // Beyond the plain TN GEMM (layouts, C, batch, epilogue; session 22) auto's since session 24: its
+    // GPU tests, verify, memcheck and fuzz 2,000 + 10,000 a type passed, and at 4096x4096x4095 it runs
+    // 4.5x the best cuBLAS with beta C and 28x k0 with bias+GELU, where cuBLASLt has no algorithm
+    // (bench/results/2026-12-05_h200_s24_call3_*).
     // An auto candidate since session 10: 1.44x / 1.66x / 3.42x the best cuBLAS on 1000x1001x1000,
     // 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on 4095x4097x255 (the copies outweigh a short K):
     // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md). s8 too since

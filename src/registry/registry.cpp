@@ -105,7 +105,7 @@ std::string describe(const Variant& v) {
     parts.push_back("swizzled CTA order (group " + std::to_string(m.raster_group) + ")");
   std::string s = v.teaching.empty() ? "" : "TEACHING, built to break one thing: " + v.teaching + " -- ";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
-  const char* auto_words = v.auto_candidate ? (v.auto_plain_only ? "; auto's for the plain TN GEMM, the rest by name" : "")
+  const char* auto_words = v.auto_candidate ? ""
                            : v.auto_tuned_only ? "; auto's where a tune entry timed it fastest"
                                                : "; by name only (not auto's)";
   return s + "; " + tile_words(v) + "; " + types_words(v) + auto_words;
