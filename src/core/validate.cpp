@@ -122,7 +122,8 @@ Status validate_problem(const Problem& in) {
   for (auto& x : mats)
     if (x.used && extent_bytes(x.v, p.batch, dtype_bytes(x.t)) < 0)
       return invalid(std::string(x.name) + " spans 2^62 bytes or more (" + fmt_i(x.v.rows) + "x" + fmt_i(x.v.cols) +
-                     ", ld " + fmt_i(x.v.ld) + ", product stride " + fmt_i(x.v.stride) + ", batch " + fmt_i(p.batch) +
+                     ", ld " + fmt_i(x.v.ld) +
+                     (p.batch > 1 ? ", product stride " + fmt_i(x.v.stride) + ", batch " + fmt_i(p.batch) : std::string()) +
                      "): no memory holds it");
   if (!valid_combo(p))
     return Status::error(StatusCode::not_supported,
