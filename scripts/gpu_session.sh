@@ -19,11 +19,13 @@ BUILD=build/gpu
   nvcc --version | tail -1
 } > "$OUT/run.log" 2>&1
 t0=$(date +%s)
-# PIPEGEMM_PREBUILT=path/to/pipegemm: a CLI built here (CI's preset builds sm_90a too), carried
-# (`carry`) to skip the build when the call's device minutes cannot pay for one; no GPU tests then.
+# PIPEGEMM_PREBUILT=DIR: binaries built here (CI's preset builds sm_90a too) in a build tree's layout
+# -- DIR/pipegemm, and DIR/tests/pipegemm_gpu_tests if the job runs GPU tests -- carried (`carry`)
+# to skip the ~2.5-minute build when the call's device minutes cannot pay for one.
 if [ -n "${PIPEGEMM_PREBUILT:-}" ]; then
-  echo "# prebuilt CLI $PIPEGEMM_PREBUILT (no build)" | tee -a "$OUT/run.log"
-  PG=$PWD/$PIPEGEMM_PREBUILT
+  BUILD=$PIPEGEMM_PREBUILT
+  echo "# prebuilt binaries in $BUILD (no build)" | tee -a "$OUT/run.log"
+  PG=$PWD/$BUILD/pipegemm
 else
   cmake -S . -B $BUILD -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${PIPEGEMM_ARCHS:-90a}" \
         -DPIPEGEMM_DEPS_DIR="$PWD/.deps" -DPIPEGEMM_K5_C_GROUP= > "$OUT/build.log" 2>&1 &&
