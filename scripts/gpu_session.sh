@@ -47,6 +47,14 @@ gt() {
   "$BUILD/tests/$1" --gtest_filter="${2:-*}" --gtest_brief=1
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+# gt_memcheck BINARY FILTER TIMEOUT_S: the GPU tests of FILTER under compute-sanitizer memcheck
+# (exit 3 on any error), its summary logged.
+gt_memcheck() {
+  echo; echo "\$ compute-sanitizer --tool memcheck $1 --gtest_filter=$2"
+  timeout "$3" compute-sanitizer --tool memcheck --print-limit 5 --error-exitcode 3 "$BUILD/tests/$1" \
+    --gtest_filter="$2" --gtest_brief=1 2>&1 | tail -8
+  echo "# exit ${PIPESTATUS[0]}"
+} >> "$OUT/run.log" 2>&1
 # verify_every_type SHAPE: `verify --kernel all` for each of the six type combinations.
 verify_every_type() {
   for t in "f16" "f16 --acc f16" "bf16 --out-dtype bf16" "i8 --acc i32 --out-dtype i32" \
@@ -78,10 +86,9 @@ fuzz_every_type() {
 # $OUT/epi_<type>_<SETTING>_run<RUN>.md -- alternating settings between calls is the measure
 # (bench/results/semantics_collate.py).
 epilogue_cost() {
-  local t ks
+  local t ks=${EPI_KERNELS:-"k5_@_128x256x64_s4 cublaslt_@"}
   for t in bf16 f16; do
     [ $t = f16 ] && [ "$2" -gt "${3:-2}" ] && continue
-    ks=${EPI_KERNELS:-"k5_@_128x256x64_s4 cublaslt_@"}
     echo "# epilogue_cost $t run $2: $1" >> "$OUT/run.log"
     pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel ${ks//@/$t} \
        --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"

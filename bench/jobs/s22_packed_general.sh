@@ -14,9 +14,7 @@ note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Packed.*:GpuSemantics.*"
 # Session 23: the beta C pair loads with an odd N (the packed form takes it) read one element past
 # a row before c_pairs_aligned asked for an even N; memcheck on the test that reaches that path.
-{ echo; echo "\$ compute-sanitizer --tool memcheck pipegemm_gpu_tests --gtest_filter=K5Packed.OddN*"
-  timeout 240 compute-sanitizer --tool memcheck --print-limit 5 --error-exitcode 3 "$BUILD/tests/pipegemm_gpu_tests" \
-    --gtest_filter='K5Packed.OddN*' --gtest_brief=1 2>&1 | tail -8; echo "# exit ${PIPESTATUS[0]}"; } >> "$OUT/run.log" 2>&1
+gt_memcheck pipegemm_gpu_tests "K5Packed.OddN*" 240
 for t in f16 bf16; do
   K=k5_${t}_128x256x64_s4_packed
   pg verify --shape 1000x1001x1000 --dtype $t --out-dtype $t --kernel $K --layout NN --beta 1 --c d --ldd 1003 \

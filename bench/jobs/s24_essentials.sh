@@ -26,7 +26,5 @@ for t in bf16 f16; do
      k5_${t}_128x128x64_s10_b_resident_k128 k5_${t}_128x128x64_s8_b_resident_k256 cublas_$t cublaslt_$t \
      --reps 30 --rounds 2 --idle-ms 25 --same-bytes-copy --output "$OUT/memory_${t}_burst.md"
 done
-in_time 520 "memcheck" && { echo; echo "\$ compute-sanitizer --tool memcheck pipegemm_gpu_tests --gtest_filter=K5Packed.OddN*"
-  timeout 60 compute-sanitizer --tool memcheck --print-limit 5 --error-exitcode 3 "$BUILD/tests/pipegemm_gpu_tests" \
-    --gtest_filter='K5Packed.OddN*' --gtest_brief=1 2>&1 | tail -8; echo "# exit ${PIPESTATUS[0]}"; } >> "$OUT/run.log" 2>&1
+in_time 520 "memcheck" && gt_memcheck pipegemm_gpu_tests "K5Packed.OddN*" 60
 note "done at $(( $(date +%s) - t0 ))s"
