@@ -24,7 +24,8 @@ bool valid_combo(const Problem& p) {
 
 Status invalid(std::string m) { return Status::error(StatusCode::invalid_argument, std::move(m)); }
 
-// Bytes from a matrix's first element to one past its last product's last, or -1 where that passes
+// MatrixView::batch_span() in bytes, in checked arithmetic (that one trusts a validated problem):
+// bytes from a matrix's first element to one past its last product's last, or -1 where that passes
 // 2^62: no memory holds such a matrix, and a refusal here keeps every later offset (spans, product
 // strides, the kernels' int64 indices) from wrapping.
 constexpr int64_t kMaxExtentBytes = int64_t(1) << 62;
