@@ -89,14 +89,14 @@ struct Variant {
   // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
   std::string teaching;
   bool is_peer() const { return rung < 0; }
-  // How auto may take it for p, as the variant sees p (normalized, D row-major) -- if it accepts p at
-  // all (check_variant): not at all, from p's own tune entry only, or by any of auto's steps.
+  // How auto may take it, for any problem it accepts (check_variant): not at all, from the
+  // problem's own tune entry only, or by any of auto's steps.
   enum class AutoUse { never, tuned, any };
-  AutoUse auto_use(const Problem&) const {  // today the same for every problem it accepts
+  AutoUse auto_use() const {
     return auto_candidate ? AutoUse::any : auto_tuned_only ? AutoUse::tuned : AutoUse::never;
   }
-  // auto may guess it for p (neighbours, the model, a failed peer's fallback).
-  bool auto_takes(const Problem& p) const { return auto_use(p) == AutoUse::any; }
+  // auto may guess it (neighbours, the model, a failed peer's fallback).
+  bool auto_takes() const { return auto_use() == AutoUse::any; }
 };
 
 // The description of a variant, in words made from its typed fields.

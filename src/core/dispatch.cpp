@@ -231,8 +231,8 @@ bool opted_in(const Variant& v, const std::string& also) {
   return !also.empty() && also.find("," + v.name + ",") != std::string::npos;
 }
 // How auto may take v for p, with the opt-in: a variant named in also is a full candidate.
-Variant::AutoUse auto_use(const Variant& v, const Problem& p, const std::string& also) {
-  return opted_in(v, also) ? Variant::AutoUse::any : v.auto_use(p);
+Variant::AutoUse auto_use(const Variant& v, const std::string& also) {
+  return opted_in(v, also) ? Variant::AutoUse::any : v.auto_use();
 }
 }  // namespace
 
@@ -240,7 +240,7 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
   std::vector<const Variant*> out;
   const std::string also = auto_also();
   for (const Variant& v : variants()) {
-    if (auto_use(v, p, also) == Variant::AutoUse::never) continue;
+    if (auto_use(v, also) == Variant::AutoUse::never) continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
@@ -357,7 +357,7 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
   const std::string also = auto_also();
   std::vector<const Variant*> guess;
   for (const Variant* v : cands)
-    if (auto_use(*v, p, also) == Variant::AutoUse::any) guess.push_back(v);
+    if (auto_use(*v, also) == Variant::AutoUse::any) guess.push_back(v);
 
   // 2. neighbours: how the candidates ran on the nearest tuned shapes of the same key
   if (const Variant* v = neighbour_choice(dev, key, guess, tables, &c.why)) {

@@ -153,7 +153,7 @@ Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
   if (s.code != StatusCode::not_supported || !may_fall_back_) return s;
   const Variant* fallback = nullptr;
   for (const Variant& v : variants())
-    if (!v.is_peer() && v.auto_takes(p_) && (!fallback || v.rung > fallback->rung) &&
+    if (!v.is_peer() && v.auto_takes() && (!fallback || v.rung > fallback->rung) &&
         detail::accepts(v, p_, device_info().sm, y).ok())
       fallback = &v;
   return fallback ? fallback->launch(p_, y, stream) : s;
