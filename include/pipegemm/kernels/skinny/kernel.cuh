@@ -113,6 +113,9 @@ template <class Cfg, bool kStream, bool kTail>
 __device__ __forceinline__ uint4 load8(const typename Cfg::TA* row, int k, int K) {
   if constexpr (Cfg::kVec == 8) {
     if (!kTail || k + 8 <= K) return kStream ? arch::ld_global_nc_stream_v4<Cfg::kL2Prefetch>(row + k) : arch::ld_global_nc_v4(row + k);
+    // Wholly past K: zeros, nothing read. Only the vector straddling K takes the element loads
+    // below; at a tiny K (8: one vector a row) every other lane of the tail k_tile did 8 of them.
+    if (k >= K) return make_uint4(0u, 0u, 0u, 0u);
   }
   const uint16_t* r = reinterpret_cast<const uint16_t*>(row);
   uint32_t h[8];
