@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,9 +36,10 @@ Problem problem(int64_t m, int64_t n, int64_t k, DType t, Layout b_layout = Layo
 }
 
 // Every skinny variant that accepts p (its BM bounds min(M, N)) verifies, twice with equal bits.
-int verify_skinny(const Problem& p, int64_t offset, uint64_t seed) {
+int verify_skinny(const Problem& p, HostInputs inputs) {
+  const int64_t offset = inputs.offset_elements;
   std::unique_ptr<VerifySession> s;
-  Status st = VerifySession::create(p, make_random_inputs(p, seed, offset), &s);
+  Status st = VerifySession::create(p, std::move(inputs), &s);
   EXPECT_TRUE(st.ok()) << st.message;
   if (!st.ok()) return 0;
   int ran = 0;
@@ -54,6 +56,18 @@ int verify_skinny(const Problem& p, int64_t offset, uint64_t seed) {
     EXPECT_TRUE(first == s->last_output()) << v->name << " " << p.shape_string() << ": a second run differs";
   }
   return ran;
+}
+int verify_skinny(const Problem& p, int64_t offset, uint64_t seed) {
+  return verify_skinny(p, make_random_inputs(p, seed, offset));
+}
+
+// Columns [k, ld) of every row of a K-major 16-bit operand (rows x ld, one product): NaN, so a
+// product that used any of them would be NaN in D.
+void nan_past_k(std::vector<uint8_t>* m, DType t, int64_t rows, int64_t k, int64_t ld) {
+  const uint16_t nan = t == DType::f16 ? 0x7E00 : 0x7FC0;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = k; c < ld && (r * ld + c + 1) * 2 <= int64_t(m->size()); ++c)
+      std::memcpy(m->data() + (r * ld + c) * 2, &nan, 2);
 }
 
 }  // namespace
@@ -145,5 +159,27 @@ TEST(SkinnyVerify, EpilogueBatchAndBroadcastOperand) {
         p.stride_b = 0;  // one B for every product
         ran += verify_skinny(p.normalized(), 0, 21 + uint64_t(m));
       }
+  EXPECT_GT(ran, 0);
+}
+
+// The 16-byte form's tail k_tile at a tiny or ragged K (session 25: a lane wholly past K reads
+// nothing; only the vector that straddles K takes element loads): 16-byte rows padded 8-15
+// elements past K with NaN, so neither a read past K nor a product with it can hide.
+TEST(SkinnyVerify, VectorFormTailIgnoresNaNPaddingPastK) {
+  if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;
+  struct Case { int64_t m, n, k; };
+  const Case cases[] = {{1, 252, 8}, {4, 4096, 16}, {3, 777, 12}, {2, 300, 1}, {8, 1561, 24},
+                        {5, 1000, 40}, {16, 520, 72}, {30, 513, 66}, {4100, 5, 20}, {7, 2000, 4100}};
+  int ran = 0;
+  for (DType t : {DType::f16, DType::bf16})
+    for (const Case& c : cases) {
+      Problem p = problem(c.m, c.n, c.k, t);
+      p.lda = p.ldb = (c.k + 7) / 8 * 8 + 8;  // whole 16-byte rows: the vector form
+      p = p.normalized();
+      HostInputs h = make_random_inputs(p, 31 + uint64_t(c.k), 0);
+      nan_past_k(&h.A, t, c.m, c.k, p.lda);
+      nan_past_k(&h.B, t, c.n, c.k, p.ldb);
+      ran += verify_skinny(p, std::move(h));
+    }
   EXPECT_GT(ran, 0);
 }
