@@ -350,8 +350,7 @@ struct K5Variant {
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::kBResidentNTiles * Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
-      v.mech.b_resident = true;
-      v.auto_candidate = false;  // never a guess: from its tune entry (kTunedOnly)
+      v.mech.b_resident = true;  // never a guess: kTunedOnly above keeps it off auto_candidate
     }
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
