@@ -19,6 +19,10 @@ BUILD=build/gpu
   nvcc --version | tail -1
 } > "$OUT/run.log" 2>&1
 t0=$(date +%s)
+# CARD: the card's tune table under data/tune/ ("NVIDIA H200" -> h200.json, "NVIDIA H100 80GB HBM3" ->
+# h100.json; another card: gpu, no table yet).
+CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oiE 'H[0-9]{3}' | head -1 | tr 'A-Z' 'a-z')
+CARD=${CARD:-gpu}
 # PIPEGEMM_PREBUILT=DIR: binaries built here (CI's preset builds sm_90a too) in a build tree's layout
 # -- DIR/pipegemm, and DIR/tests/pipegemm_gpu_tests if the job runs GPU tests -- carried (`carry`)
 # to skip the ~2.5-minute build when the call's device minutes cannot pay for one.
@@ -102,18 +106,19 @@ in_time() {
   return 1
 }
 # tune_copy SUITE BY_S: tune SUITE, FP16 and BF16 (each while the call is under BY_S seconds), into a
-# copy of the shipped table ($PWD/h200_job.json, kept as $OUT/h200.json), and point auto at that copy
-# ($PIPEGEMM_TUNE_CACHE) for the rest of the job. $PIPEGEMM_AUTO_ALSO opts by-name variants in.
+# copy of this card's shipped table ($PWD/${CARD}_job.json from data/tune/$CARD.json, or empty where
+# none ships; kept as $OUT/$CARD.json), and point auto at that copy ($PIPEGEMM_TUNE_CACHE) for the rest
+# of the job; called again, it adds to the same copy. $PIPEGEMM_AUTO_ALSO opts by-name variants in.
 # A third argument "new" times only the buckets the table lacks (no --force).
 tune_copy() {
-  local t
-  [ -f "$PWD/h200_job.json" ] || cp data/tune/h200.json "$PWD/h200_job.json"
+  local t table=$PWD/${CARD}_job.json
+  [ -f "$table" ] || [ ! -f "data/tune/$CARD.json" ] || cp "data/tune/$CARD.json" "$table"
   for t in f16 bf16; do
     in_time "$2" "tune $t" || continue
-    pg tune --suite "$1" --dtype $t --output "$PWD/h200_job.json" $([ "${3:-}" = new ] || echo --force)
+    pg tune --suite "$1" --dtype $t --output "$table" $([ "${3:-}" = new ] || echo --force)
   done
-  cp "$PWD/h200_job.json" "$OUT/h200.json"
-  export PIPEGEMM_TUNE_CACHE=$PWD/h200_job.json
+  [ -f "$table" ] && cp "$table" "$OUT/$CARD.json"
+  export PIPEGEMM_TUNE_CACHE=$table
 }
 # auto_suite SUITE TAG BY_S BENCH_ARGS...: `bench --kernel auto` over SUITE, FP16 and BF16 (each while
 # the call is under BY_S seconds), into $OUT/<TAG>_<type>_auto.md.
@@ -143,9 +148,9 @@ pgt() {
   "$PWD/$TRACE_BUILD/pipegemm" "$@"
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
-rm -f "$PWD/h200_job.json"  # a warm machine may keep one from a job cut off at the call's limit
+rm -f "$PWD/${CARD}_job.json"  # a warm machine may keep one from a job cut off at the call's limit
 source "$JOB"
-rm -f "$PWD/h200_job.json"
+rm -f "$PWD/${CARD}_job.json"
 echo "# total $(( $(date +%s) - t0 ))s" >> "$OUT/run.log"
 # The device returns at most 8 files from $OUT (session 17 lost a run.log that way): past that,
 # everything but run.log and build.log goes into one tarball, results.tar, so the log comes back.
