@@ -19,6 +19,7 @@
 #include "kernels/pack.hpp"
 #include "kernels/split_k.hpp"
 #include "pipegemm/dispatch.hpp"
+#include "pipegemm/pipeline/stream_k.cuh"
 
 namespace pipegemm {
 namespace {
@@ -105,7 +106,8 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   // element-aligned kernels at ~130 TFLOPS whatever the size -- 8191x4096x4095 FP16 135 TFLOPS,
   // 2048x2048x2049 128, against ~700 aligned (bench/results/2026-12-02_h200_s10_call1_*.log).
   // Its GEMV (M or N = 1) takes any alignment at full speed: 1x4097x4099 16.9 us against 14.7 for
-  // 1x4096x4096 (bench/results/2026-12-02_h200_s11_call2_*.log).
+  // 1x4096x4096 (bench/results/2026-12-02_h200_s11_call2_*.log). (4- and 8-byte rows are as slow
+  // on large shapes, but charging them lost in replay: docs/dispatch.md, sessions 20 and 26.)
   const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && std::min(p.m, p.n) > 1 &&
                         alignment_class(p, nullptr, nullptr, nullptr) <= 2;
   const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
@@ -149,6 +151,33 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     out->compute_us = t;
   };
 
+  // Stream-K (k5_*_streamk): the launcher's own plan (pipeline/stream_k.cuh) -- the whole units in
+  // rounds over the workers, then the shared units' k_tiles spread evenly over them, each shared
+  // unit's parts written as fp32 partials and added by its finisher (split-K's reduction term).
+  auto stream_k_cost = [&](int bm, int bn, int blocks, double teff, CostEstimate* out) {
+    const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);
+    const int64_t k_tiles = (p.k + kq - 1) / kq;
+    const plan::Waves w = plan::waves_for(p.m, p.n, bm, bn, blocks, a.sm_count);
+    const int64_t units = w.tiles * p.batch;
+    if (units > (1 << 30) || k_tiles > (1 << 30)) return wave_cost(bm, bn, blocks, teff, 1, out);
+    const pipeline::StreamKPlan sk = pipeline::stream_k_plan(int(units), int(k_tiles), int(std::max<long long>(w.slots, 1)));
+    const double kt_math = 2.0 * bm * bn * double(kq) * blocks / (sm_rate * teff) * 1e6;
+    const long long rounds = (sk.dp_units() + sk.workers - 1) / sk.workers;
+    const long long sk_per = (static_cast<long long>(sk.sk_iters()) + sk.workers - 1) / sk.workers;
+    const double epi_bytes = dsize + (p.reads_c() ? csize : 0.0);
+    const double epi = double(std::min<long long>(units, sk.workers)) * bm * bn * epi_bytes / (bw * kEpilogueEff);
+    double t = double(rounds) * (double(k_tiles) * kt_math + kFillUs + epi);
+    const double parts = sk.sk_units > 0 ? double(sk.workers) / sk.sk_units + 1.0 : 1.0;  // a unit's segments
+    if (sk.sk_units > 0)
+      t += double(sk_per) * kt_math + kFillUs + epi + 1.0 + double(sk.sk_units) * bm * bn * 4.0 * parts / (bw * kDramEff);
+    out->tiles = units;
+    out->waves = rounds + (sk.sk_units > 0 ? 1 : 0);
+    out->last_wave_util = sk.sk_units > 0 ? 1.0 : double(units - (rounds - 1) * sk.workers) / double(sk.workers);
+    out->blocks_per_sm = blocks;
+    out->split_k = sk.sk_units > 0 ? int(parts) : 1;
+    out->compute_us = t;
+  };
+
   if (v.is_peer()) {
     // cuBLAS: the best of its tile menu and split-K over the problem.
     static const TileCost menu[] = {{128, 256, 1}, {256, 128, 1}, {128, 128, 2}, {128, 64, 2}, {64, 128, 2}, {64, 64, 3}};
@@ -178,7 +207,10 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     const int split = v.mech.split_k > 1 ? detail::split_plan(p.m, p.n, p.k, v.tile.bm, v.tile.bn, v.tile.bk,
                                                                v.mech.split_k, int64_t(a.sm_count) * blocks).splits
                                          : 1;
-    wave_cost(v.tile.bm, v.tile.bn, blocks, tile_eff(v.tile.bm, v.tile.bn), split, &e);
+    if (v.mech.stream_k)
+      stream_k_cost(v.tile.bm, v.tile.bn, blocks, tile_eff(v.tile.bm, v.tile.bn), &e);
+    else
+      wave_cost(v.tile.bm, v.tile.bn, blocks, tile_eff(v.tile.bm, v.tile.bn), split, &e);
   }
   e.memory_bound = e.memory_us > e.compute_us;
   e.us = kLaunchUs + std::max(e.compute_us, e.memory_us);
