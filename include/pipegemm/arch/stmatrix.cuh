@@ -14,4 +14,15 @@ __device__ __forceinline__ void stmatrix_x4(uint32_t smem_addr, uint32_t r0, uin
                : "memory");
 }
 
+// The same with .trans: each 8x8 matrix is stored transposed -- lane t's register i (row t/4,
+// columns 2(t%4), 2(t%4)+1 of matrix i) lands in column t/4 of rows 2(t%4), 2(t%4)+1 -- so a
+// fragment of D^T (an RS wgmma of the weight against the stream) is written as rows of D. Lane t
+// supplies the address of row t%8 of stored matrix t/8, as above.
+__device__ __forceinline__ void stmatrix_x4_trans(uint32_t smem_addr, uint32_t r0, uint32_t r1, uint32_t r2,
+                                                  uint32_t r3) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(smem_addr), "r"(r0),
+               "r"(r1), "r"(r2), "r"(r3)
+               : "memory");
+}
+
 }  // namespace pipegemm::arch

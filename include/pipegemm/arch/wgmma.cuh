@@ -4,6 +4,10 @@
 //   WgmmaM64<T, N>::type::mma   any number of MMAs (asynchronous)
 //   wgmma_commit_group() close them into one group
 //   wgmma_wait_group<N>  until at most N groups are in flight (their smem may then be reused)
+// The RS form (mma_rs) takes A from registers instead: warp w of the warpgroup holds rows
+// 16w..16w+15 of the 64x16 A block in mma.sync's m16n8k16 A layout (lane l, g = l/4, q = l%4):
+//   a[0] = (row g,     k 2q, 2q+1)   a[1] = (row g + 8, k 2q, 2q+1)
+//   a[2] = (row g,     k 2q+8, +9)   a[3] = (row g + 8, k 2q+8, +9)      (two 16-bit values each, low first)
 // Accumulator fragment of m64nNk16, fp32 (lane l of warp w in the warpgroup), for n8 block j:
 //   d[4j+0], d[4j+1] -> row 16w + l/4,     columns 8j + 2(l%4) + {0,1}
 //   d[4j+2], d[4j+3] -> row 16w + 8 + l/4, same columns
@@ -135,6 +139,20 @@ __device__ __forceinline__ void wgmma_fence_operands(int32_t (&d)[N]) {
                : PIPEGEMM_WGMMA_D32(C, 0)                                                              \
                : "l"(desc_a), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_A), "n"(TRANS_B));
 
+// The RS forms (A from four registers, arch comment above): %N+0..%N+3 the A registers, %N+4 the
+// B descriptor, %N+5 `accumulate`, %N+6 imm-trans-b (A in registers cannot be transposed).
+#define PIPEGEMM_WGMMA_RS_A "{%32, %33, %34, %35}, %36"
+#define PIPEGEMM_WGMMA_M64N64_RS_BODY(INSTR)                                                          \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_31               \
+               "}, " PIPEGEMM_WGMMA_RS_A ", p, 1, 1, %38;\n}\n"                                           \
+               : PIPEGEMM_WGMMA_D32("+f", 0)                                                            \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_B));
+#define PIPEGEMM_WGMMA_M64N128_RS_BODY(INSTR)                                                         \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %69, 0;\n" INSTR " {" PIPEGEMM_WGMMA_R0_63               \
+               "}, {%64, %65, %66, %67}, %68, p, 1, 1, %70;\n}\n"                                         \
+               : PIPEGEMM_WGMMA_D64("+f", 0)                                                            \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(int32_t(accumulate)), "n"(TRANS_B));
+
 // D (64xN, fp32) (+)= A (64x16 smem) * B (Nx16 smem)^T, N = 256, 192, 128 or 64, T = __half or
 // __nv_bfloat16 (the operand type). TRANS_A / TRANS_B (imm-trans-a/b): 0 = the operand's tile is
 // K-major, 1 = MN-major (16-bit types only: the hardware transposes). `accumulate` false
@@ -164,6 +182,20 @@ struct WgmmaM64F32 {
     else
       PIPEGEMM_WGMMA_M64N128_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", "+f", "p, 1, 1, %67, %68")
   }
+  // The same with A (64x16) from registers a[0..3] (the RS form; layout at the top), N = 128 or 64.
+  template <int TRANS_B = 0>
+  __device__ __forceinline__ static void mma_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc_b,
+                                                bool accumulate) {
+    static_assert(N == 128 || N == 64, "the RS form is wrapped for m64n128 and m64n64");
+    if constexpr (N == 64 && std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N64_RS_BODY("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16")
+    else if constexpr (N == 64)
+      PIPEGEMM_WGMMA_M64N64_RS_BODY("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16")
+    else if constexpr (std::is_same_v<T, __half>)
+      PIPEGEMM_WGMMA_M64N128_RS_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16")
+    else
+      PIPEGEMM_WGMMA_M64N128_RS_BODY("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16")
+  }
 };
 
 // D (64xN, s32) (+)= A (64x32 s8 smem) * B (Nx32 s8 smem)^T, N = 256 or 192, exact (wrapping)
@@ -186,6 +218,9 @@ struct WgmmaM64S32S8 {
 #undef PIPEGEMM_WGMMA_M64N192_BODY
 #undef PIPEGEMM_WGMMA_M64N128_BODY
 #undef PIPEGEMM_WGMMA_M64N64_BODY
+#undef PIPEGEMM_WGMMA_M64N64_RS_BODY
+#undef PIPEGEMM_WGMMA_M64N128_RS_BODY
+#undef PIPEGEMM_WGMMA_RS_A
 #undef PIPEGEMM_WGMMA_D64
 #undef PIPEGEMM_WGMMA_D32
 #undef PIPEGEMM_WGMMA_R64_95
