@@ -1,0 +1,303 @@
+// A prototype of the register-resident weight (docs/hopper.md, "Next for the memory-bound shapes"),
+// to measure the idea before it becomes a registered k5 form: D (M x 256) = A (M x K) W^T for a
+// weight W (256 x K, K = 128 or 256) held in the consumers' registers -- wgmma's RS form with the
+// roles swapped, each tile computing D^T = W A^T -- so the ring carries A alone and nearly all of
+// shared memory holds A in flight. Persistent (one CTA a SM), warp-specialized: a producer thread
+// TMA-loads A's (64 x 64) k_tiles into a STAGES-deep ring; two consumer warpgroups each hold 128 of
+// W's rows (K / 16 x 2 x 4 registers) and 2 x 32 accumulators, and write their D^T blocks as rows of
+// D through stmatrix.trans into 128-byte-swizzled staging for a TMA store. FP16.
+// Prints, in one run: % of the 1 GiB device copy's bandwidth for the prototype at several ring
+// depths and for a memcpy of the same bytes (bench's --same-bytes-copy), back to back, median of
+// 15 groups of 20 launches over 3 rotating buffer sets (past the L2); every 7th row of D (and the
+// last) against a CPU reference. Exit 1 on a mismatch.
+//   nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -o weight_in_registers \
+//        bench/micro/weight_in_registers.cu && ./weight_in_registers [M [K]]
+#include <cuda.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <cudaTypedefs.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "pipegemm/arch/barrier.cuh"
+#include "pipegemm/arch/fence.cuh"
+#include "pipegemm/arch/setmaxnreg.cuh"
+#include "pipegemm/arch/stmatrix.cuh"
+#include "pipegemm/arch/tma.cuh"
+#include "pipegemm/arch/wgmma.cuh"
+#include "pipegemm/pipeline/mbarrier_pipeline.cuh"
+
+namespace arch = pipegemm::arch;
+constexpr int kN = 256, kBM = 64, kBK = 64;
+constexpr int kTileBytes = kBM * kBK * 2;  // one k_tile of A: 8 KB
+constexpr int kBoxBytes = 64 * 64 * 2;     // one D staging box: 8 KB
+
+template <int K, int STAGES>
+struct Layout {
+  static constexpr int kRing = STAGES * kTileBytes;
+  static constexpr int kStaging = 4 * kBoxBytes;  // 2 consumers x 2 m64 blocks
+  static constexpr int kBytes = kRing + kStaging + 2 * STAGES * 8 + 1024;  // + barriers + alignment slack
+};
+
+template <int K, int STAGES>
+__global__ void __launch_bounds__(384, 1)
+    wir_kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_d, const __half* w, int M) {
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
+  uint8_t* ring = smem;
+  uint8_t* staging = smem + Layout<K, STAGES>::kRing;
+  uint64_t* bars = reinterpret_cast<uint64_t*>(staging + Layout<K, STAGES>::kStaging);
+  const pipegemm::pipeline::MbarrierPipeline<STAGES> pipe{bars, bars + STAGES, 1};
+  using State = typename pipegemm::pipeline::MbarrierPipeline<STAGES>::State;
+  constexpr int kKTiles = K / kBK;
+  const int tiles = (M + kBM - 1) / kBM, wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  if (threadIdx.x == 0) pipe.init(2);
+  arch::fence_mbarrier_init_cluster();
+  __syncthreads();
+
+  if (wg == 0) {  // ---------------- producer ----------------
+    arch::setmaxnreg_dec<40>();
+    if (tid == 0) {
+      arch::tma_prefetch_descriptor(&tma_a);
+      State s;
+      s.phase = 1;  // fresh barriers: the first STAGES acquires pass
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x)
+        for (int kt = 0; kt < kKTiles; ++kt, ++s) {
+          pipe.producer_acquire(s);
+          pipe.producer_commit(s, kTileBytes);
+          arch::tma_load_2d(ring + s.index * kTileBytes, &tma_a, kt * kBK, t * kBM, pipe.full_barrier(s));
+        }
+    }
+    return;
+  }
+  // ---------------- consumers ----------------
+  arch::setmaxnreg_inc<232>();
+  const int c = wg - 1, warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
+  // W's rows 128c + 64mb + 16warp + g (+8), in the RS fragment layout (arch/wgmma.cuh), once.
+  uint32_t a[2][K / 16][4];
+  const uint32_t* w32 = reinterpret_cast<const uint32_t*>(w);
+#pragma unroll
+  for (int mb = 0; mb < 2; ++mb)
+#pragma unroll
+    for (int ks = 0; ks < K / 16; ++ks) {
+      const int r = 128 * c + 64 * mb + 16 * warp + g, k = 16 * ks + 2 * q;
+      a[mb][ks][0] = __ldg(w32 + (r * K + k) / 2);
+      a[mb][ks][1] = __ldg(w32 + ((r + 8) * K + k) / 2);
+      a[mb][ks][2] = __ldg(w32 + (r * K + k + 8) / 2);
+      a[mb][ks][3] = __ldg(w32 + ((r + 8) * K + k + 8) / 2);
+    }
+  if (tid == 0) arch::tma_prefetch_descriptor(&tma_d);
+  uint8_t* my_staging = staging + c * 2 * kBoxBytes;
+  State s, prev;
+  bool first_tile = true;
+  for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+    float acc[2][32];
+#pragma unroll
+    for (int kt = 0; kt < kKTiles; ++kt) {
+      pipe.consumer_wait(s);
+      const uint64_t desc = arch::wgmma_desc_kmajor_sw128(ring + s.index * kTileBytes);
+      arch::wgmma_fence();
+#pragma unroll
+      for (int kb = 0; kb < kBK / 16; ++kb)
+#pragma unroll
+        for (int mb = 0; mb < 2; ++mb)
+          arch::WgmmaM64F32<__half, 64>::mma_rs(acc[mb], a[mb][kt * (kBK / 16) + kb], desc + kb * arch::kWgmmaDescK16Step,
+                                                kt > 0 || kb > 0);
+      arch::wgmma_commit_group();
+      arch::wgmma_wait_group<1>();
+      if (kt > 0) pipe.consumer_release(prev, tid);
+      prev = s;
+      ++s;
+    }
+    arch::wgmma_wait_group<0>();
+    pipe.consumer_release(prev, tid);
+#pragma unroll
+    for (int mb = 0; mb < 2; ++mb) arch::wgmma_fence_operands(acc[mb]);
+    // The previous tile's stores have read the staging buffers before they are written again.
+    if (!first_tile) {
+      if (tid == 0) arch::tma_store_wait_read<0>();
+      arch::named_barrier_sync(1 + c, 128);
+    }
+    first_tile = false;
+    // acc[mb]: D^T rows (W) 16warp + g (+8) of block mb, columns (A rows) 8j + 2q (+1). Stored
+    // transposed: D rows 8j + lane % 8 of matrix lane / 8, 16-byte chunk 2warp + h, swizzled by row.
+#pragma unroll
+    for (int mb = 0; mb < 2; ++mb) {
+      const uint32_t box = arch::smem_u32(my_staging + mb * kBoxBytes);
+#pragma unroll
+      for (int j = 0; j < 8; j += 2) {
+        const int i = lane / 8, h = i % 2, row = 8 * (j + i / 2) + lane % 8, chunk = (2 * warp + h) ^ (row % 8);
+        auto pk = [](float lo, float hi) {
+          __half2 v = __floats2half2_rn(lo, hi);
+          return *reinterpret_cast<uint32_t*>(&v);
+        };
+        arch::stmatrix_x4_trans(box + uint32_t(row * 128 + chunk * 16), pk(acc[mb][4 * j], acc[mb][4 * j + 1]),
+                                pk(acc[mb][4 * j + 2], acc[mb][4 * j + 3]), pk(acc[mb][4 * j + 4], acc[mb][4 * j + 5]),
+                                pk(acc[mb][4 * j + 6], acc[mb][4 * j + 7]));
+      }
+    }
+    arch::fence_proxy_async_smem();
+    arch::named_barrier_sync(1 + c, 128);
+    if (tid == 0) {
+      for (int mb = 0; mb < 2; ++mb) arch::tma_store_2d(&tma_d, my_staging + mb * kBoxBytes, 128 * c + 64 * mb, t * kBM);
+      arch::tma_store_commit_group();
+    }
+  }
+  if (tid == 0) arch::tma_store_wait_all<0>();
+}
+
+// ---------------------------------------------------------------------------------------------
+PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess || !fn)
+    return nullptr;
+  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+}
+bool tensor_map(CUtensorMap* m, const void* base, int64_t rows, int64_t cols) {  // fp16, (64, 64) boxes, 128B swizzle
+  static const auto enc = encode_fn();
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(cols * 2)};
+  const cuuint32_t box[2] = {64, 64}, elem[2] = {1, 1};
+  return enc && enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box, elem,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+template <class F>
+double median_ms(F&& launch, int group) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0), cudaEventCreate(&e1);
+  for (int i = 0; i < 5; ++i) launch();
+  std::vector<float> t;
+  for (int r = 0; r < 15; ++r) {
+    cudaEventRecord(e0);
+    for (int i = 0; i < group; ++i) launch();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, e0, e1);
+    t.push_back(ms / group);
+  }
+  std::sort(t.begin(), t.end());
+  cudaEventDestroy(e0), cudaEventDestroy(e1);
+  return t[t.size() / 2];
+}
+
+struct Sets {
+  std::vector<__half*> a, d;
+  std::vector<CUtensorMap> ta, td;
+};
+
+template <int K, int STAGES>
+double run(const Sets& s, const __half* w, int M, int sms) {
+  const int bytes = Layout<K, STAGES>::kBytes;
+  cudaFuncSetAttribute(wir_kernel<K, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const int grid = std::min(sms, (M + kBM - 1) / kBM);
+  int i = 0;
+  return median_ms([&] {
+    const int k = i++ % int(s.a.size());
+    wir_kernel<K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], w, M);
+  }, 20);
+}
+
+template <int K>
+int run_all(int M) {
+  int dev = 0;
+  cudaDeviceProp prop{};
+  cudaGetDevice(&dev);
+  cudaGetDeviceProperties(&prop, dev);
+  if (prop.major != 9) {
+    std::printf("needs an sm_90 GPU (wgmma, TMA)\n");
+    return 2;
+  }
+  const size_t a_elems = size_t(M) * K, d_elems = size_t(M) * kN;
+  std::vector<__half> ha(a_elems), hw(size_t(kN) * K);
+  uint32_t seed = 12345;
+  auto rnd = [&] { seed = seed * 1664525u + 1013904223u; return float(seed >> 8) / float(1u << 24) * 2.f - 1.f; };
+  for (auto& v : ha) v = __float2half(rnd());
+  for (auto& v : hw) v = __float2half(rnd() * 0.25f);
+  Sets s;
+  for (int i = 0; i < 3; ++i) {
+    __half *a = nullptr, *d = nullptr;
+    cudaMalloc(&a, a_elems * 2);
+    cudaMalloc(&d, d_elems * 2);
+    cudaMemcpy(a, ha.data(), a_elems * 2, cudaMemcpyHostToDevice);
+    CUtensorMap ta{}, td{};
+    if (!tensor_map(&ta, a, M, K) || !tensor_map(&td, d, M, kN)) {
+      std::printf("cuTensorMapEncodeTiled failed\n");
+      return 2;
+    }
+    s.a.push_back(a), s.d.push_back(d), s.ta.push_back(ta), s.td.push_back(td);
+  }
+  __half* w = nullptr;
+  cudaMalloc(&w, hw.size() * 2);
+  cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
+
+  // The 1 GiB copy (bench's denominator) and a copy of this shape's bytes (half read, half written).
+  const size_t gib = size_t(1) << 30;
+  void *src = nullptr, *dst = nullptr;
+  cudaMalloc(&src, gib), cudaMalloc(&dst, gib);
+  const double gib_ms = median_ms([&] { cudaMemcpyAsync(dst, src, gib, cudaMemcpyDeviceToDevice); }, 2);
+  const double copy_gbps = 2.0 * double(gib) / (gib_ms * 1e-3) / 1e9;
+  const double bytes = double(a_elems + d_elems + size_t(kN) * K) * 2;
+  const size_t half = size_t(bytes / 2) / 256 * 256;
+  int j = 0;
+  const double same_ms = median_ms([&] {
+    const size_t k = size_t(j++ % 3);
+    cudaMemcpyAsync(static_cast<char*>(dst) + k * half, static_cast<char*>(src) + k * half, half, cudaMemcpyDeviceToDevice);
+  }, 20);
+  cudaFree(src), cudaFree(dst);
+  auto pct = [&](double ms) { return 100.0 * bytes / (ms * 1e-3) / 1e9 / copy_gbps; };
+  std::printf("%s, %d SMs: %dx%dx%d FP16, %.1f MB; 1 GiB copy %.0f GB/s\n", prop.name, prop.multiProcessorCount, M, kN, K,
+              bytes / 1e6, copy_gbps);
+  std::printf("  same-bytes memcpy          %.4f ms  %5.1f%% of the copy bandwidth\n", same_ms, pct(same_ms));
+  auto report = [&](const char* name, double ms) {
+    std::printf("  %-26s %.4f ms  %5.1f%% of the copy bandwidth\n", name, ms, pct(ms));
+  };
+  report("weight in registers, s12", run<K, 12>(s, w, M, prop.multiProcessorCount));
+  report("weight in registers, s16", run<K, 16>(s, w, M, prop.multiProcessorCount));
+  report("weight in registers, s22", run<K, 22>(s, w, M, prop.multiProcessorCount));
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    std::printf("FAIL: %s\n", cudaGetErrorString(e));
+    return 1;
+  }
+  // Correctness: a poisoned D, one launch, every 7th row and the last one against the CPU.
+  cudaMemset(s.d[0], 0xff, d_elems * 2);
+  cudaFuncSetAttribute(wir_kernel<K, 22>, cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<K, 22>::kBytes);
+  wir_kernel<K, 22><<<std::min(prop.multiProcessorCount, (M + kBM - 1) / kBM), 384, Layout<K, 22>::kBytes>>>(
+      s.ta[0], s.td[0], w, M);
+  e = cudaDeviceSynchronize();
+  std::vector<__half> hd(d_elems);
+  cudaMemcpy(hd.data(), s.d[0], d_elems * 2, cudaMemcpyDeviceToHost);
+  long bad = 0, checked = 0;
+  std::vector<float> wf(hw.size());
+  for (size_t i = 0; i < hw.size(); ++i) wf[i] = __half2float(hw[i]);
+  for (int r = 0; r < M; ++r) {
+    if (r % 7 && r != M - 1) continue;
+    for (int n = 0; n < kN; ++n) {
+      double ref = 0;
+      for (int k = 0; k < K; ++k) ref += double(__half2float(ha[size_t(r) * K + k])) * wf[size_t(n) * K + k];
+      const float got = __half2float(hd[size_t(r) * kN + n]);
+      if (!(std::fabs(got - ref) <= 2e-3 * (1 + std::fabs(ref)))) ++bad;
+      ++checked;
+    }
+  }
+  std::printf("  check (s22): %ld of %ld elements wrong%s: %s\n", bad, checked, e == cudaSuccess ? "" : " (launch failed)",
+              bad || e != cudaSuccess ? "FAIL" : "PASS");
+  return bad || e != cudaSuccess ? 1 : 0;
+}
+
+int main(int argc, char** argv) {
+  const int M = argc > 1 ? std::atoi(argv[1]) : 81920, K = argc > 2 ? std::atoi(argv[2]) : 256;
+  if (M < 1 || (K != 128 && K != 256)) {
+    std::printf("usage: weight_in_registers [M >= 1 [K = 128 or 256]]\n");
+    return 2;
+  }
+  return K == 256 ? run_all<256>(M) : run_all<128>(M);
+}
