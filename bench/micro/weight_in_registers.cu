@@ -3,9 +3,13 @@
 // weight W (256 x K, K = 128 or 256) held in the consumers' registers -- wgmma's RS form with the
 // roles swapped, each tile computing D^T = W A^T -- so the ring carries A alone and nearly all of
 // shared memory holds A in flight. Persistent (one CTA a SM), warp-specialized: a producer thread
-// TMA-loads A's (64 x 64) k_tiles into a STAGES-deep ring; two consumer warpgroups each hold 128 of
+// first TMA-loads W into the (empty) ring, the consumers copy their fragments out of it into
+// registers (32-bit shared loads, conflict-free under the 128-byte swizzle) and hand it back; then it
+// TMA-loads A's (64 x 64) k_tiles into the STAGES-deep ring. Two consumer warpgroups each hold 128 of
 // W's rows (K / 16 x 2 x 4 registers) and 2 x 32 accumulators, and write their D^T blocks as rows of
 // D through stmatrix.trans into 128-byte-swizzled staging for a TMA store. FP16.
+// (Its first form read W from global memory, 4-byte loads a fragment register: 8 us of fixed start
+// against the same-bytes memcpy's 3.6 on the H100, bench/results/2026-12-05_h100_s26_call6_*.)
 // Prints, in one run: % of the 1 GiB device copy's bandwidth for the prototype at several ring
 // depths and for a memcpy of the same bytes (bench's --same-bytes-copy), back to back, median of
 // 15 groups of 20 launches over 3 rotating buffer sets (past the L2); every 7th row of D (and the
@@ -25,6 +29,7 @@
 
 #include "pipegemm/arch/barrier.cuh"
 #include "pipegemm/arch/fence.cuh"
+#include "pipegemm/arch/ld_shared.cuh"
 #include "pipegemm/arch/setmaxnreg.cuh"
 #include "pipegemm/arch/stmatrix.cuh"
 #include "pipegemm/arch/tma.cuh"
@@ -40,22 +45,30 @@ template <int K, int STAGES>
 struct Layout {
   static constexpr int kRing = STAGES * kTileBytes;
   static constexpr int kStaging = 4 * kBoxBytes;  // 2 consumers x 2 m64 blocks
-  static constexpr int kBytes = kRing + kStaging + 2 * STAGES * 8 + 1024;  // + barriers + alignment slack
+  static constexpr int kBytes = kRing + kStaging + (2 * STAGES + 2) * 8 + 1024;  // + barriers + alignment slack
+  static_assert(kRing + kStaging >= kN * K * 2, "W is staged in the ring (and the D staging) before A streams");
 };
 
 template <int K, int STAGES>
 __global__ void __launch_bounds__(384, 1)
-    wir_kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_d, const __half* w, int M) {
+    wir_kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_d,
+               const __grid_constant__ CUtensorMap tma_w, int M) {
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   uint8_t* ring = smem;
   uint8_t* staging = smem + Layout<K, STAGES>::kRing;
   uint64_t* bars = reinterpret_cast<uint64_t*>(staging + Layout<K, STAGES>::kStaging);
   const pipegemm::pipeline::MbarrierPipeline<STAGES> pipe{bars, bars + STAGES, 1};
+  uint64_t* w_full = bars + 2 * STAGES;  // W has landed
+  uint64_t* w_free = w_full + 1;         // both consumers have W in registers
   using State = typename pipegemm::pipeline::MbarrierPipeline<STAGES>::State;
   constexpr int kKTiles = K / kBK;
   const int tiles = (M + kBM - 1) / kBM, wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  if (threadIdx.x == 0) pipe.init(2);
+  if (threadIdx.x == 0) {
+    pipe.init(2);
+    arch::mbarrier_init(w_full, 1);
+    arch::mbarrier_init(w_free, 2);
+  }
   arch::fence_mbarrier_init_cluster();
   __syncthreads();
 
@@ -63,6 +76,12 @@ __global__ void __launch_bounds__(384, 1)
     arch::setmaxnreg_dec<40>();
     if (tid == 0) {
       arch::tma_prefetch_descriptor(&tma_a);
+      // W (256 x K) into the ring's first bytes as (64 x 64) boxes, row block major.
+      arch::mbarrier_arrive_expect_tx(w_full, kN * K * 2);
+      for (int rb = 0; rb < kN / 64; ++rb)
+        for (int kb = 0; kb < K / 64; ++kb)
+          arch::tma_load_2d(smem + (rb * (K / 64) + kb) * kBoxBytes, &tma_w, kb * 64, rb * 64, w_full);
+      arch::mbarrier_wait_parity(w_free, 0);
       State s;
       s.phase = 1;  // fresh barriers: the first STAGES acquires pass
       for (int t = blockIdx.x; t < tiles; t += gridDim.x)
@@ -77,19 +96,28 @@ __global__ void __launch_bounds__(384, 1)
   // ---------------- consumers ----------------
   arch::setmaxnreg_inc<232>();
   const int c = wg - 1, warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
-  // W's rows 128c + 64mb + 16warp + g (+8), in the RS fragment layout (arch/wgmma.cuh), once.
+  // W's rows 128c + 64mb + 16warp + g (+8), in the RS fragment layout (arch/wgmma.cuh), once: from
+  // the swizzled boxes (element (r, k): box (r / 64, k / 64), row r % 64, 16-byte chunk
+  // ((k % 64) / 8) ^ (r % 8)), then the ring goes back to the producer.
   uint32_t a[2][K / 16][4];
-  const uint32_t* w32 = reinterpret_cast<const uint32_t*>(w);
+  arch::mbarrier_wait_parity(w_full, 0);
+  const uint32_t w_base = arch::smem_u32(smem);
+  auto w_at = [&](int r, int k) {
+    const int rr = r % 64, kk = k % 64;
+    return w_base + uint32_t(((r / 64) * (K / 64) + k / 64) * kBoxBytes + rr * 128 + (((kk / 8) ^ (rr % 8)) * 16) + (kk % 8) * 2);
+  };
 #pragma unroll
   for (int mb = 0; mb < 2; ++mb)
 #pragma unroll
     for (int ks = 0; ks < K / 16; ++ks) {
       const int r = 128 * c + 64 * mb + 16 * warp + g, k = 16 * ks + 2 * q;
-      a[mb][ks][0] = __ldg(w32 + (r * K + k) / 2);
-      a[mb][ks][1] = __ldg(w32 + ((r + 8) * K + k) / 2);
-      a[mb][ks][2] = __ldg(w32 + (r * K + k + 8) / 2);
-      a[mb][ks][3] = __ldg(w32 + ((r + 8) * K + k + 8) / 2);
+      a[mb][ks][0] = arch::lds_b32(w_at(r, k));
+      a[mb][ks][1] = arch::lds_b32(w_at(r + 8, k));
+      a[mb][ks][2] = arch::lds_b32(w_at(r, k + 8));
+      a[mb][ks][3] = arch::lds_b32(w_at(r + 8, k + 8));
     }
+  arch::named_barrier_sync(1 + c, 128);  // every thread of this consumer has its fragments
+  if (tid == 0) arch::mbarrier_arrive(w_free);
   if (tid == 0) arch::tma_prefetch_descriptor(&tma_d);
   uint8_t* my_staging = staging + c * 2 * kBoxBytes;
   State s, prev;
@@ -194,14 +222,14 @@ struct Sets {
 };
 
 template <int K, int STAGES>
-double run(const Sets& s, const __half* w, int M, int sms) {
+double run(const Sets& s, const CUtensorMap& tw, int M, int sms) {
   const int bytes = Layout<K, STAGES>::kBytes;
   cudaFuncSetAttribute(wir_kernel<K, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   const int grid = std::min(sms, (M + kBM - 1) / kBM);
   int i = 0;
   return median_ms([&] {
     const int k = i++ % int(s.a.size());
-    wir_kernel<K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], w, M);
+    wir_kernel<K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], tw, M);
   }, 20);
 }
 
@@ -237,6 +265,11 @@ int run_all(int M) {
   __half* w = nullptr;
   cudaMalloc(&w, hw.size() * 2);
   cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
+  CUtensorMap tw{};
+  if (!tensor_map(&tw, w, kN, K)) {
+    std::printf("cuTensorMapEncodeTiled failed\n");
+    return 2;
+  }
 
   // The 1 GiB copy (bench's denominator) and a copy of this shape's bytes (half read, half written).
   const size_t gib = size_t(1) << 30;
@@ -259,9 +292,9 @@ int run_all(int M) {
   auto report = [&](const char* name, double ms) {
     std::printf("  %-26s %.4f ms  %5.1f%% of the copy bandwidth\n", name, ms, pct(ms));
   };
-  report("weight in registers, s12", run<K, 12>(s, w, M, prop.multiProcessorCount));
-  report("weight in registers, s16", run<K, 16>(s, w, M, prop.multiProcessorCount));
-  report("weight in registers, s22", run<K, 22>(s, w, M, prop.multiProcessorCount));
+  report("weight in registers, s12", run<K, 12>(s, tw, M, prop.multiProcessorCount));
+  report("weight in registers, s16", run<K, 16>(s, tw, M, prop.multiProcessorCount));
+  report("weight in registers, s22", run<K, 22>(s, tw, M, prop.multiProcessorCount));
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::printf("FAIL: %s\n", cudaGetErrorString(e));
@@ -271,7 +304,7 @@ int run_all(int M) {
   cudaMemset(s.d[0], 0xff, d_elems * 2);
   cudaFuncSetAttribute(wir_kernel<K, 22>, cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<K, 22>::kBytes);
   wir_kernel<K, 22><<<std::min(prop.multiProcessorCount, (M + kBM - 1) / kBM), 384, Layout<K, 22>::kBytes>>>(
-      s.ta[0], s.td[0], w, M);
+      s.ta[0], s.td[0], tw, M);
   e = cudaDeviceSynchronize();
   std::vector<__half> hd(d_elems);
   cudaMemcpy(hd.data(), s.d[0], d_elems * 2, cudaMemcpyDeviceToHost);
