@@ -3,9 +3,10 @@
 // weight W (256 x K, K = 128 or 256) held in the consumers' registers -- wgmma's RS form with the
 // roles swapped, each tile computing D^T = W A^T -- so the ring carries A alone and nearly all of
 // shared memory holds A in flight. Persistent (one CTA a SM), warp-specialized: a producer thread
-// first TMA-loads W into the (empty) ring, the consumers copy their fragments out of it into
-// registers (32-bit shared loads, conflict-free under the 128-byte swizzle) and hand it back; then it
-// TMA-loads A's (64 x 64) k_tiles into the STAGES-deep ring. Two consumer warpgroups each hold 128 of
+// first TMA-loads W into the ring's last slots, the consumers copy their fragments out of it into
+// registers (32-bit shared loads, conflict-free under the 128-byte swizzle) and hand it back, while
+// the producer TMA-loads A's (64 x 64) k_tiles into the STAGES-deep ring from its first slot on
+// (those W occupies only once W is back). Two consumer warpgroups each hold 128 of
 // W's rows (K / 16 x 2 x 4 registers) and 2 x 32 accumulators, and write their D^T blocks as rows of
 // D through stmatrix.trans into 128-byte-swizzled staging for a TMA store. FP16.
 // (Its first form read W from global memory, 4-byte loads a fragment register: 8 us of fixed start
@@ -46,7 +47,12 @@ struct Layout {
   static constexpr int kRing = STAGES * kTileBytes;
   static constexpr int kStaging = 4 * kBoxBytes;  // 2 consumers x 2 m64 blocks
   static constexpr int kBytes = kRing + kStaging + (2 * STAGES + 2) * 8 + 1024;  // + barriers + alignment slack
-  static_assert(kRing + kStaging >= kN * K * 2, "W is staged in the ring (and the D staging) before A streams");
+  // W is staged in the ring's last slots where it fits, so that A's stream starts at once in the
+  // first ones; else from the ring's start (into the D staging), A waiting for it.
+  static constexpr int kWBytes = kN * K * 2;
+  static constexpr int kWOffset = kWBytes <= kRing ? kRing - kWBytes : 0;
+  static constexpr int kFirstWSlot = kWOffset / kTileBytes;  // A's loads into slots >= this wait for W's copy
+  static_assert(kRing + kStaging >= kWBytes, "W is staged in the ring (and the D staging)");
 };
 
 template <int K, int STAGES>
@@ -80,12 +86,17 @@ __global__ void __launch_bounds__(384, 1)
       arch::mbarrier_arrive_expect_tx(w_full, kN * K * 2);
       for (int rb = 0; rb < kN / 64; ++rb)
         for (int kb = 0; kb < K / 64; ++kb)
-          arch::tma_load_2d(smem + (rb * (K / 64) + kb) * kBoxBytes, &tma_w, kb * 64, rb * 64, w_full);
-      arch::mbarrier_wait_parity(w_free, 0);
+          arch::tma_load_2d(smem + Layout<K, STAGES>::kWOffset + (rb * (K / 64) + kb) * kBoxBytes, &tma_w, kb * 64,
+                            rb * 64, w_full);
       State s;
       s.phase = 1;  // fresh barriers: the first STAGES acquires pass
+      bool w_back = false;
       for (int t = blockIdx.x; t < tiles; t += gridDim.x)
         for (int kt = 0; kt < kKTiles; ++kt, ++s) {
+          if (!w_back && s.index >= Layout<K, STAGES>::kFirstWSlot) {
+            arch::mbarrier_wait_parity(w_free, 0);
+            w_back = true;
+          }
           pipe.producer_acquire(s);
           pipe.producer_commit(s, kTileBytes);
           arch::tma_load_2d(ring + s.index * kTileBytes, &tma_a, kt * kBK, t * kBM, pipe.full_barrier(s));
@@ -101,7 +112,7 @@ __global__ void __launch_bounds__(384, 1)
   // ((k % 64) / 8) ^ (r % 8)), then the ring goes back to the producer.
   uint32_t a[2][K / 16][4];
   arch::mbarrier_wait_parity(w_full, 0);
-  const uint32_t w_base = arch::smem_u32(smem);
+  const uint32_t w_base = arch::smem_u32(smem + Layout<K, STAGES>::kWOffset);
   auto w_at = [&](int r, int k) {
     const int rr = r % 64, kk = k % 64;
     return w_base + uint32_t(((r / 64) * (K / 64) + k / 64) * kBoxBytes + rr * 128 + (((kk / 8) ^ (rr % 8)) * 16) + (kk % 8) * 2);
