@@ -1,13 +1,13 @@
 // A prototype of the register-resident weight (docs/hopper.md, "Next for the memory-bound shapes"),
-// to measure the idea before it becomes a registered k5 form: D (M x 256) = A (M x K) W^T for a
-// weight W (256 x K, K = 128 or 256) held in the consumers' registers -- wgmma's RS form with the
+// to measure the idea before it becomes a registered k5 form: D (M x N) = A (M x K) W^T for a
+// weight W (N x K: N = 256 with K <= 256, N = 128 with K <= 512) held in the consumers' registers -- wgmma's RS form with the
 // roles swapped, each tile computing D^T = W A^T -- so the ring carries A alone and nearly all of
 // shared memory holds A in flight. Persistent (one CTA a SM), warp-specialized: a producer thread
 // first TMA-loads W into the ring's last slots, the consumers copy their fragments out of it into
 // registers (32-bit shared loads, conflict-free under the 128-byte swizzle) and hand it back, while
 // the producer TMA-loads A's (64 x 64) k_tiles into the STAGES-deep ring from its first slot on
-// (those W occupies only once W is back). Two consumer warpgroups each hold 128 of
-// W's rows (K / 16 x 2 x 4 registers) and 2 x 32 accumulators, and write their D^T blocks as rows of
+// (those W occupies only once W is back). Two consumer warpgroups each hold N / 2 of W's rows
+// (K / 16 x N / 128 x 4 registers) and N / 128 x 32 accumulators, and write their D^T blocks as rows of
 // D through stmatrix.trans into 128-byte-swizzled staging for a TMA store. FP16.
 // (Its first form read W from global memory, 4-byte loads a fragment register: 8 us of fixed start
 // against the same-bytes memcpy's 3.6 on the H100, bench/results/2026-12-05_h100_s26_call6_*.)
@@ -16,7 +16,7 @@
 // 15 groups of 20 launches over 3 rotating buffer sets (past the L2); every 7th row of D (and the
 // last) against a CPU reference. Exit 1 on a mismatch.
 //   nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -o weight_in_registers \
-//        bench/micro/weight_in_registers.cu && ./weight_in_registers [M [K]]
+//        bench/micro/weight_in_registers.cu && ./weight_in_registers [M [N K]]
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -38,32 +38,36 @@
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
 
 namespace arch = pipegemm::arch;
-constexpr int kN = 256, kBM = 64, kBK = 64;
+constexpr int kBM = 64, kBK = 64;
 constexpr int kTileBytes = kBM * kBK * 2;  // one k_tile of A: 8 KB
 constexpr int kBoxBytes = 64 * 64 * 2;     // one D staging box: 8 KB
 
-template <int K, int STAGES>
+template <int N, int K, int STAGES>
 struct Layout {
   static constexpr int kRing = STAGES * kTileBytes;
-  static constexpr int kStaging = 4 * kBoxBytes;  // 2 consumers x 2 m64 blocks
+  static constexpr int kMB = N / 128;                // m64 blocks of W a consumer (N / 2 rows)
+  static constexpr int kStaging = 2 * kMB * kBoxBytes;  // a box per consumer and block
+  static_assert(N == 128 || N == 256, "N = 128 or 256");
+  static_assert(kMB * (K / 16) * 4 <= 128, "W's fragments: at most 128 registers a thread");
   static constexpr int kBytes = kRing + kStaging + (2 * STAGES + 2) * 8 + 1024;  // + barriers + alignment slack
   // W is staged in the ring's last slots where it fits, so that A's stream starts at once in the
   // first ones; else from the ring's start (into the D staging), A waiting for it.
-  static constexpr int kWBytes = kN * K * 2;
+  static constexpr int kWBytes = N * K * 2;
   static constexpr int kWOffset = kWBytes <= kRing ? kRing - kWBytes : 0;
   static constexpr int kFirstWSlot = kWOffset / kTileBytes;  // A's loads into slots >= this wait for W's copy
-  static_assert(kRing + kStaging >= kWBytes, "W is staged in the ring (and the D staging)");
+  static constexpr bool kFits = kRing + kStaging >= kWBytes;  // W is staged in the ring (and the D staging)
 };
 
-template <int K, int STAGES>
+template <int N, int K, int STAGES>
 __global__ void __launch_bounds__(384, 1)
     wir_kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_d,
                const __grid_constant__ CUtensorMap tma_w, int M) {
+  static_assert(Layout<N, K, STAGES>::kFits, "W is staged in the ring (and the D staging)");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
   uint8_t* ring = smem;
-  uint8_t* staging = smem + Layout<K, STAGES>::kRing;
-  uint64_t* bars = reinterpret_cast<uint64_t*>(staging + Layout<K, STAGES>::kStaging);
+  uint8_t* staging = smem + Layout<N, K, STAGES>::kRing;
+  uint64_t* bars = reinterpret_cast<uint64_t*>(staging + Layout<N, K, STAGES>::kStaging);
   const pipegemm::pipeline::MbarrierPipeline<STAGES> pipe{bars, bars + STAGES, 1};
   uint64_t* w_full = bars + 2 * STAGES;  // W has landed
   uint64_t* w_free = w_full + 1;         // both consumers have W in registers
@@ -83,17 +87,17 @@ __global__ void __launch_bounds__(384, 1)
     if (tid == 0) {
       arch::tma_prefetch_descriptor(&tma_a);
       // W (256 x K) into the ring's first bytes as (64 x 64) boxes, row block major.
-      arch::mbarrier_arrive_expect_tx(w_full, kN * K * 2);
-      for (int rb = 0; rb < kN / 64; ++rb)
+      arch::mbarrier_arrive_expect_tx(w_full, N * K * 2);
+      for (int rb = 0; rb < N / 64; ++rb)
         for (int kb = 0; kb < K / 64; ++kb)
-          arch::tma_load_2d(smem + Layout<K, STAGES>::kWOffset + (rb * (K / 64) + kb) * kBoxBytes, &tma_w, kb * 64,
+          arch::tma_load_2d(smem + Layout<N, K, STAGES>::kWOffset + (rb * (K / 64) + kb) * kBoxBytes, &tma_w, kb * 64,
                             rb * 64, w_full);
       State s;
       s.phase = 1;  // fresh barriers: the first STAGES acquires pass
       bool w_back = false;
       for (int t = blockIdx.x; t < tiles; t += gridDim.x)
         for (int kt = 0; kt < kKTiles; ++kt, ++s) {
-          if (!w_back && s.index >= Layout<K, STAGES>::kFirstWSlot) {
+          if (!w_back && s.index >= Layout<N, K, STAGES>::kFirstWSlot) {
             arch::mbarrier_wait_parity(w_free, 0);
             w_back = true;
           }
@@ -107,21 +111,22 @@ __global__ void __launch_bounds__(384, 1)
   // ---------------- consumers ----------------
   arch::setmaxnreg_inc<232>();
   const int c = wg - 1, warp = tid / 32, lane = tid % 32, g = lane / 4, q = lane % 4;
-  // W's rows 128c + 64mb + 16warp + g (+8), in the RS fragment layout (arch/wgmma.cuh), once: from
+  constexpr int kMB = Layout<N, K, STAGES>::kMB;
+  // W's rows (N / 2) c + 64mb + 16warp + g (+8), in the RS fragment layout (arch/wgmma.cuh), once: from
   // the swizzled boxes (element (r, k): box (r / 64, k / 64), row r % 64, 16-byte chunk
   // ((k % 64) / 8) ^ (r % 8)), then the ring goes back to the producer.
-  uint32_t a[2][K / 16][4];
+  uint32_t a[kMB][K / 16][4];
   arch::mbarrier_wait_parity(w_full, 0);
-  const uint32_t w_base = arch::smem_u32(smem + Layout<K, STAGES>::kWOffset);
+  const uint32_t w_base = arch::smem_u32(smem + Layout<N, K, STAGES>::kWOffset);
   auto w_at = [&](int r, int k) {
     const int rr = r % 64, kk = k % 64;
     return w_base + uint32_t(((r / 64) * (K / 64) + k / 64) * kBoxBytes + rr * 128 + (((kk / 8) ^ (rr % 8)) * 16) + (kk % 8) * 2);
   };
 #pragma unroll
-  for (int mb = 0; mb < 2; ++mb)
+  for (int mb = 0; mb < kMB; ++mb)
 #pragma unroll
     for (int ks = 0; ks < K / 16; ++ks) {
-      const int r = 128 * c + 64 * mb + 16 * warp + g, k = 16 * ks + 2 * q;
+      const int r = (N / 2) * c + 64 * mb + 16 * warp + g, k = 16 * ks + 2 * q;
       a[mb][ks][0] = arch::lds_b32(w_at(r, k));
       a[mb][ks][1] = arch::lds_b32(w_at(r + 8, k));
       a[mb][ks][2] = arch::lds_b32(w_at(r, k + 8));
@@ -130,11 +135,11 @@ __global__ void __launch_bounds__(384, 1)
   arch::named_barrier_sync(1 + c, 128);  // every thread of this consumer has its fragments
   if (tid == 0) arch::mbarrier_arrive(w_free);
   if (tid == 0) arch::tma_prefetch_descriptor(&tma_d);
-  uint8_t* my_staging = staging + c * 2 * kBoxBytes;
+  uint8_t* my_staging = staging + c * kMB * kBoxBytes;
   State s, prev;
   bool first_tile = true;
   for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-    float acc[2][32];
+    float acc[kMB][32];
 #pragma unroll
     for (int kt = 0; kt < kKTiles; ++kt) {
       pipe.consumer_wait(s);
@@ -143,7 +148,7 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
       for (int kb = 0; kb < kBK / 16; ++kb)
 #pragma unroll
-        for (int mb = 0; mb < 2; ++mb)
+        for (int mb = 0; mb < kMB; ++mb)
           arch::WgmmaM64F32<__half, 64>::mma_rs(acc[mb], a[mb][kt * (kBK / 16) + kb], desc + kb * arch::kWgmmaDescK16Step,
                                                 kt > 0 || kb > 0);
       arch::wgmma_commit_group();
@@ -155,7 +160,7 @@ __global__ void __launch_bounds__(384, 1)
     arch::wgmma_wait_group<0>();
     pipe.consumer_release(prev, tid);
 #pragma unroll
-    for (int mb = 0; mb < 2; ++mb) arch::wgmma_fence_operands(acc[mb]);
+    for (int mb = 0; mb < kMB; ++mb) arch::wgmma_fence_operands(acc[mb]);
     // The previous tile's stores have read the staging buffers before they are written again.
     if (!first_tile) {
       if (tid == 0) arch::tma_store_wait_read<0>();
@@ -165,7 +170,7 @@ __global__ void __launch_bounds__(384, 1)
     // acc[mb]: D^T rows (W) 16warp + g (+8) of block mb, columns (A rows) 8j + 2q (+1). Stored
     // transposed: D rows 8j + lane % 8 of matrix lane / 8, 16-byte chunk 2warp + h, swizzled by row.
 #pragma unroll
-    for (int mb = 0; mb < 2; ++mb) {
+    for (int mb = 0; mb < kMB; ++mb) {
       const uint32_t box = arch::smem_u32(my_staging + mb * kBoxBytes);
 #pragma unroll
       for (int j = 0; j < 8; j += 2) {
@@ -182,7 +187,8 @@ __global__ void __launch_bounds__(384, 1)
     arch::fence_proxy_async_smem();
     arch::named_barrier_sync(1 + c, 128);
     if (tid == 0) {
-      for (int mb = 0; mb < 2; ++mb) arch::tma_store_2d(&tma_d, my_staging + mb * kBoxBytes, 128 * c + 64 * mb, t * kBM);
+      for (int mb = 0; mb < kMB; ++mb)
+        arch::tma_store_2d(&tma_d, my_staging + mb * kBoxBytes, (N / 2) * c + 64 * mb, t * kBM);
       arch::tma_store_commit_group();
     }
   }
@@ -232,19 +238,19 @@ struct Sets {
   std::vector<CUtensorMap> ta, td;
 };
 
-template <int K, int STAGES>
+template <int N, int K, int STAGES>
 double run(const Sets& s, const CUtensorMap& tw, int M, int sms) {
-  const int bytes = Layout<K, STAGES>::kBytes;
-  cudaFuncSetAttribute(wir_kernel<K, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const int bytes = Layout<N, K, STAGES>::kBytes;
+  cudaFuncSetAttribute(wir_kernel<N, K, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   const int grid = std::min(sms, (M + kBM - 1) / kBM);
   int i = 0;
   return median_ms([&] {
     const int k = i++ % int(s.a.size());
-    wir_kernel<K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], tw, M);
+    wir_kernel<N, K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], tw, M);
   }, 20);
 }
 
-template <int K>
+template <int N, int K>
 int run_all(int M) {
   int dev = 0;
   cudaDeviceProp prop{};
@@ -254,8 +260,8 @@ int run_all(int M) {
     std::printf("needs an sm_90 GPU (wgmma, TMA)\n");
     return 2;
   }
-  const size_t a_elems = size_t(M) * K, d_elems = size_t(M) * kN;
-  std::vector<__half> ha(a_elems), hw(size_t(kN) * K);
+  const size_t a_elems = size_t(M) * K, d_elems = size_t(M) * N;
+  std::vector<__half> ha(a_elems), hw(size_t(N) * K);
   uint32_t seed = 12345;
   auto rnd = [&] { seed = seed * 1664525u + 1013904223u; return float(seed >> 8) / float(1u << 24) * 2.f - 1.f; };
   for (auto& v : ha) v = __float2half(rnd());
@@ -267,7 +273,7 @@ int run_all(int M) {
     cudaMalloc(&d, d_elems * 2);
     cudaMemcpy(a, ha.data(), a_elems * 2, cudaMemcpyHostToDevice);
     CUtensorMap ta{}, td{};
-    if (!tensor_map(&ta, a, M, K) || !tensor_map(&td, d, M, kN)) {
+    if (!tensor_map(&ta, a, M, K) || !tensor_map(&td, d, M, N)) {
       std::printf("cuTensorMapEncodeTiled failed\n");
       return 2;
     }
@@ -277,7 +283,7 @@ int run_all(int M) {
   cudaMalloc(&w, hw.size() * 2);
   cudaMemcpy(w, hw.data(), hw.size() * 2, cudaMemcpyHostToDevice);
   CUtensorMap tw{};
-  if (!tensor_map(&tw, w, kN, K)) {
+  if (!tensor_map(&tw, w, N, K)) {
     std::printf("cuTensorMapEncodeTiled failed\n");
     return 2;
   }
@@ -288,7 +294,7 @@ int run_all(int M) {
   cudaMalloc(&src, gib), cudaMalloc(&dst, gib);
   const double gib_ms = median_ms([&] { cudaMemcpyAsync(dst, src, gib, cudaMemcpyDeviceToDevice); }, 2);
   const double copy_gbps = 2.0 * double(gib) / (gib_ms * 1e-3) / 1e9;
-  const double bytes = double(a_elems + d_elems + size_t(kN) * K) * 2;
+  const double bytes = double(a_elems + d_elems + size_t(N) * K) * 2;
   const size_t half = size_t(bytes / 2) / 256 * 256;
   int j = 0;
   const double same_ms = median_ms([&] {
@@ -297,15 +303,15 @@ int run_all(int M) {
   }, 20);
   cudaFree(src), cudaFree(dst);
   auto pct = [&](double ms) { return 100.0 * bytes / (ms * 1e-3) / 1e9 / copy_gbps; };
-  std::printf("%s, %d SMs: %dx%dx%d FP16, %.1f MB; 1 GiB copy %.0f GB/s\n", prop.name, prop.multiProcessorCount, M, kN, K,
+  std::printf("%s, %d SMs: %dx%dx%d FP16, %.1f MB; 1 GiB copy %.0f GB/s\n", prop.name, prop.multiProcessorCount, M, N, K,
               bytes / 1e6, copy_gbps);
   std::printf("  same-bytes memcpy          %.4f ms  %5.1f%% of the copy bandwidth\n", same_ms, pct(same_ms));
   auto report = [&](const char* name, double ms) {
     std::printf("  %-26s %.4f ms  %5.1f%% of the copy bandwidth\n", name, ms, pct(ms));
   };
-  report("weight in registers, s12", run<K, 12>(s, tw, M, prop.multiProcessorCount));
-  report("weight in registers, s16", run<K, 16>(s, tw, M, prop.multiProcessorCount));
-  report("weight in registers, s22", run<K, 22>(s, tw, M, prop.multiProcessorCount));
+  if constexpr (Layout<N, K, 12>::kFits) report("weight in registers, s12", run<N, K, 12>(s, tw, M, prop.multiProcessorCount));
+  report("weight in registers, s16", run<N, K, 16>(s, tw, M, prop.multiProcessorCount));
+  report("weight in registers, s22", run<N, K, 22>(s, tw, M, prop.multiProcessorCount));
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::printf("FAIL: %s\n", cudaGetErrorString(e));
@@ -313,8 +319,8 @@ int run_all(int M) {
   }
   // Correctness: a poisoned D, one launch, every 7th row and the last one against the CPU.
   cudaMemset(s.d[0], 0xff, d_elems * 2);
-  cudaFuncSetAttribute(wir_kernel<K, 22>, cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<K, 22>::kBytes);
-  wir_kernel<K, 22><<<std::min(prop.multiProcessorCount, (M + kBM - 1) / kBM), 384, Layout<K, 22>::kBytes>>>(
+  cudaFuncSetAttribute(wir_kernel<N, K, 22>, cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<N, K, 22>::kBytes);
+  wir_kernel<N, K, 22><<<std::min(prop.multiProcessorCount, (M + kBM - 1) / kBM), 384, Layout<N, K, 22>::kBytes>>>(
       s.ta[0], s.td[0], tw, M);
   e = cudaDeviceSynchronize();
   std::vector<__half> hd(d_elems);
@@ -324,10 +330,10 @@ int run_all(int M) {
   for (size_t i = 0; i < hw.size(); ++i) wf[i] = __half2float(hw[i]);
   for (int r = 0; r < M; ++r) {
     if (r % 7 && r != M - 1) continue;
-    for (int n = 0; n < kN; ++n) {
+    for (int n = 0; n < N; ++n) {
       double ref = 0;
       for (int k = 0; k < K; ++k) ref += double(__half2float(ha[size_t(r) * K + k])) * wf[size_t(n) * K + k];
-      const float got = __half2float(hd[size_t(r) * kN + n]);
+      const float got = __half2float(hd[size_t(r) * N + n]);
       if (!(std::fabs(got - ref) <= 2e-3 * (1 + std::fabs(ref)))) ++bad;
       ++checked;
     }
@@ -338,10 +344,14 @@ int run_all(int M) {
 }
 
 int main(int argc, char** argv) {
-  const int M = argc > 1 ? std::atoi(argv[1]) : 81920, K = argc > 2 ? std::atoi(argv[2]) : 256;
-  if (M < 1 || (K != 128 && K != 256)) {
-    std::printf("usage: weight_in_registers [M >= 1 [K = 128 or 256]]\n");
-    return 2;
-  }
-  return K == 256 ? run_all<256>(M) : run_all<128>(M);
+  // M x N x K, the memory-bound suite's: N = 256 with K = 128 or 256, N = 128 with K = 128, 256 or 512.
+  const int M = argc > 1 ? std::atoi(argv[1]) : 81920, N = argc > 2 ? std::atoi(argv[2]) : 256,
+            K = argc > 3 ? std::atoi(argv[3]) : 256;
+  if (M >= 1 && N == 256 && K == 256) return run_all<256, 256>(M);
+  if (M >= 1 && N == 256 && K == 128) return run_all<256, 128>(M);
+  if (M >= 1 && N == 128 && K == 128) return run_all<128, 128>(M);
+  if (M >= 1 && N == 128 && K == 256) return run_all<128, 256>(M);
+  if (M >= 1 && N == 128 && K == 512) return run_all<128, 512>(M);
+  std::printf("usage: weight_in_registers [M >= 1 [N K: 256 256, 256 128, 128 128, 128 256 or 128 512]]\n");
+  return 2;
 }
