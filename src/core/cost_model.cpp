@@ -125,9 +125,9 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
       e.memory_us /= 0.68;
   }
 
+  const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);  // K's quantum: the variant's k_tile
   // One tile shape's time over the GPU: waves of (math + fill + the wave's D stores).
   auto wave_cost = [&](int bm, int bn, int blocks, double tile_eff, int split, CostEstimate* out) {
-    const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);
     const int64_t k_per = (p.k + split - 1) / split;
     const double kpad = double((k_per + kq - 1) / kq * kq);
     const plan::Waves w = plan::waves_for(p.m, p.n, bm, bn, blocks, a.sm_count);
@@ -155,7 +155,6 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   // rounds over the workers, then the shared units' k_tiles spread evenly over them, each shared
   // unit's parts written as fp32 partials and added by its finisher (split-K's reduction term).
   auto stream_k_cost = [&](int bm, int bn, int blocks, double teff, CostEstimate* out) {
-    const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);
     const int64_t k_tiles = (p.k + kq - 1) / kq;
     const plan::Waves w = plan::waves_for(p.m, p.n, bm, bn, blocks, a.sm_count);
     const int64_t units = w.tiles * p.batch;
