@@ -1,3 +1,5 @@
+# (A record of what ran in session 26: the prototype at that commit compiled alone; today it also needs
+# -I src src/kernels/k5_tensor_map.cpp src/core/types.cpp, as bench/jobs/s26_wir2.sh does.)
 # Session 26: the register-resident weight measured before it becomes a registered form
 # (bench/micro/weight_in_registers.cu, docs/hopper.md "Next for the memory-bound shapes"): the
 # prototype at ring depths 12/16/22 beside a memcpy of the same bytes, on the seed shape and on

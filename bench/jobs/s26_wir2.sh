@@ -5,7 +5,8 @@
 # It decides whether the form gets built (docs/hopper.md, "Next for the memory-bound shapes").
 # (Ran on an H100 in call 7 with the previous prototype: N = 256 only, W at the ring's start.)
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s26_wir2.sh   (.carry: the CLI)
-{ nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -o "$OUT/wir" bench/micro/weight_in_registers.cu; echo "# nvcc exit $?"
+{ nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -I src -o "$OUT/wir" bench/micro/weight_in_registers.cu \
+    src/kernels/k5_tensor_map.cpp src/core/types.cpp; echo "# nvcc exit $?"
   for shape in "81920 256 256" "131072 256 128" "65536 128 128" "32768 128 512" "327680 256 256"; do
     echo "\$ ./weight_in_registers $shape"; "$OUT/wir" $shape; echo "# exit $?"; done
   rm -f "$OUT/wir"; } >> "$OUT/run.log" 2>&1

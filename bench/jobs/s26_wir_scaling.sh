@@ -1,3 +1,5 @@
+# (A record of what ran in session 26: the prototype at that commit compiled alone; today it also needs
+# -I src src/kernels/k5_tensor_map.cpp src/core/types.cpp, as bench/jobs/s26_wir2.sh does.)
 # Session 26: the weight-in-registers prototype's time against M (K = 256 and 128), beside a memcpy of
 # the same bytes each: the slope is the steady-state rate, the intercept the fixed start (W's 128 KB
 # into every CTA's registers, the ring's first fill) -- which of the two keeps it under the copy.

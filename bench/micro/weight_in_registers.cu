@@ -15,12 +15,12 @@
 // depths and for a memcpy of the same bytes (bench's --same-bytes-copy), back to back, median of
 // 15 groups of 20 launches over 3 rotating buffer sets (past the L2); every 7th row of D (and the
 // last) against a CPU reference. Exit 1 on a mismatch.
-//   nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -o weight_in_registers \
-//        bench/micro/weight_in_registers.cu && ./weight_in_registers [M [N K]]
+//   nvcc -O2 -std=c++17 -gencode arch=compute_90a,code=sm_90a -I include -I src -o weight_in_registers \
+//        bench/micro/weight_in_registers.cu src/kernels/k5_tensor_map.cpp src/core/types.cpp \
+//        && ./weight_in_registers [M [N K]]
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
-#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cmath>
@@ -36,6 +36,7 @@
 #include "pipegemm/arch/tma.cuh"
 #include "pipegemm/arch/wgmma.cuh"
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
+#include "kernels/k5_tensor_map.hpp"
 
 namespace arch = pipegemm::arch;
 constexpr int kBM = 64, kBK = 64;
@@ -196,21 +197,11 @@ __global__ void __launch_bounds__(384, 1)
 }
 
 // ---------------------------------------------------------------------------------------------
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn() {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult q{};
-  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
-      q != cudaDriverEntryPointSuccess || !fn)
-    return nullptr;
-  return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-}
-bool tensor_map(CUtensorMap* m, const void* base, int64_t rows, int64_t cols) {  // fp16, (64, 64) boxes, 128B swizzle
-  static const auto enc = encode_fn();
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)}, strides[1] = {cuuint64_t(cols * 2)};
-  const cuuint32_t box[2] = {64, 64}, elem[2] = {1, 1};
-  return enc && enc(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<void*>(base), dims, strides, box, elem,
-                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+// fp16, (64, 64) boxes, 128-byte swizzle: the library's own map (src/kernels/k5_tensor_map.cpp).
+bool tensor_map(CUtensorMap* m, const void* base, int64_t rows, int64_t cols) {
+  const pipegemm::Status st = pipegemm::detail::make_tensor_map_2d_sw128(m, base, pipegemm::DType::f16, rows, cols, cols, 64, 64);
+  if (!st.ok()) std::printf("%s\n", st.message.c_str());
+  return st.ok();
 }
 
 template <class F>
