@@ -62,7 +62,7 @@ struct Layout {
 template <int N, int K, int STAGES>
 __global__ void __launch_bounds__(384, 1)
     wir_kernel(const __grid_constant__ CUtensorMap tma_a, const __grid_constant__ CUtensorMap tma_d,
-               const __grid_constant__ CUtensorMap tma_w, int M) {
+               const __grid_constant__ CUtensorMap tma_w, int M, int a_tiles, bool whole_tile) {
   static_assert(Layout<N, K, STAGES>::kFits, "W is staged in the ring (and the D staging)");
   extern __shared__ uint8_t smem_raw[];
   uint8_t* smem = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
@@ -96,16 +96,26 @@ __global__ void __launch_bounds__(384, 1)
       State s;
       s.phase = 1;  // fresh barriers: the first STAGES acquires pass
       bool w_back = false;
-      for (int t = blockIdx.x; t < tiles; t += gridDim.x)
-        for (int kt = 0; kt < kKTiles; ++kt, ++s) {
-          if (!w_back && s.index >= Layout<N, K, STAGES>::kFirstWSlot) {
-            arch::mbarrier_wait_parity(w_free, 0);
-            w_back = true;
-          }
-          pipe.producer_acquire(s);
-          pipe.producer_commit(s, kTileBytes);
-          arch::tma_load_2d(ring + s.index * kTileBytes, &tma_a, kt * kBK, t * kBM, pipe.full_barrier(s));
+      auto acquire = [&](const State& x) {
+        if (!w_back && x.index >= Layout<N, K, STAGES>::kFirstWSlot) {
+          arch::mbarrier_wait_parity(w_free, 0);
+          w_back = true;
         }
+        pipe.producer_acquire(x);
+      };
+      for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
+        // whole_tile: all of a tile's slots first, then its k_tiles' loads back to back, so that
+        // the DRAM sees each row's K / 64 128-byte pieces at once rather than a k_tile's time apart.
+        if (whole_tile) {
+          State x = s;
+          for (int kt = 0; kt < kKTiles; ++kt, ++x) acquire(x);
+        }
+        for (int kt = 0; kt < kKTiles; ++kt, ++s) {
+          if (!whole_tile) acquire(s);
+          pipe.producer_commit(s, kTileBytes);
+          arch::tma_load_2d(ring + s.index * kTileBytes, &tma_a, kt * kBK, (t % a_tiles) * kBM, pipe.full_barrier(s));
+        }
+      }
     }
     return;
   }
@@ -229,15 +239,18 @@ struct Sets {
   std::vector<CUtensorMap> ta, td;
 };
 
+// a_tiles: A's tiles read (tile t reads tile t % a_tiles; 1: every tile the same one, from L2 --
+// the consumers' and D's rate without A's DRAM stream).
 template <int N, int K, int STAGES>
-double run(const Sets& s, const CUtensorMap& tw, int M, int sms) {
+double run(const Sets& s, const CUtensorMap& tw, int M, int sms, int a_tiles = 0, bool whole_tile = false) {
+  if (a_tiles <= 0) a_tiles = (M + kBM - 1) / kBM;
   const int bytes = Layout<N, K, STAGES>::kBytes;
   cudaFuncSetAttribute(wir_kernel<N, K, STAGES>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   const int grid = std::min(sms, (M + kBM - 1) / kBM);
   int i = 0;
   return median_ms([&] {
     const int k = i++ % int(s.a.size());
-    wir_kernel<N, K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], tw, M);
+    wir_kernel<N, K, STAGES><<<grid, 384, bytes>>>(s.ta[k], s.td[k], tw, M, a_tiles, whole_tile);
   }, 20);
 }
 
@@ -303,6 +316,14 @@ int run_all(int M) {
   if constexpr (Layout<N, K, 12>::kFits) report("weight in registers, s12", run<N, K, 12>(s, tw, M, prop.multiProcessorCount));
   report("weight in registers, s16", run<N, K, 16>(s, tw, M, prop.multiProcessorCount));
   report("weight in registers, s22", run<N, K, 22>(s, tw, M, prop.multiProcessorCount));
+  report("s16, a tile's loads at once", run<N, K, 16>(s, tw, M, prop.multiProcessorCount, 0, true));
+  report("s22, a tile's loads at once", run<N, K, 22>(s, tw, M, prop.multiProcessorCount, 0, true));
+  // The same with A's stream taken away (one tile of A, from L2, for every tile): if this is not
+  // well under the line above, the consumers or D's stores, not A's bytes in flight, set the pace.
+  const double l2_ms = run<N, K, 22>(s, tw, M, prop.multiProcessorCount, 1);
+  const double tiles_per_sm = double((M + kBM - 1) / kBM) / prop.multiProcessorCount;
+  std::printf("  %-26s %.4f ms  %5.1f%% of the copy bandwidth (as if A were read); %.0f ns a tile a SM\n",
+              "s22, A from L2 (1 tile)", l2_ms, pct(l2_ms), l2_ms * 1e6 / tiles_per_sm);
   cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) {
     std::printf("FAIL: %s\n", cudaGetErrorString(e));
@@ -312,7 +333,7 @@ int run_all(int M) {
   cudaMemset(s.d[0], 0xff, d_elems * 2);
   cudaFuncSetAttribute(wir_kernel<N, K, 22>, cudaFuncAttributeMaxDynamicSharedMemorySize, Layout<N, K, 22>::kBytes);
   wir_kernel<N, K, 22><<<std::min(prop.multiProcessorCount, (M + kBM - 1) / kBM), 384, Layout<N, K, 22>::kBytes>>>(
-      s.ta[0], s.td[0], tw, M);
+      s.ta[0], s.td[0], tw, M, (M + kBM - 1) / kBM, true);
   e = cudaDeviceSynchronize();
   std::vector<__half> hd(d_elems);
   cudaMemcpy(hd.data(), s.d[0], d_elems * 2, cudaMemcpyDeviceToHost);
@@ -329,7 +350,7 @@ int run_all(int M) {
       ++checked;
     }
   }
-  std::printf("  check (s22): %ld of %ld elements wrong%s: %s\n", bad, checked, e == cudaSuccess ? "" : " (launch failed)",
+  std::printf("  check (s22, a tile's loads at once): %ld of %ld elements wrong%s: %s\n", bad, checked, e == cudaSuccess ? "" : " (launch failed)",
               bad || e != cudaSuccess ? "FAIL" : "PASS");
   return bad || e != cudaSuccess ? 1 : 0;
 }
