@@ -106,6 +106,24 @@ TEST(Trace, CalibrationAlignsSmsByTheirLatestSync) {
   EXPECT_FALSE(calibrate({rec(10, Event::mma_begin)}, 1.0, &st).ok());  // no sync on SM 0
 }
 
+TEST(Trace, CalibrationKeepsNanosecondsAtRealTimerMagnitudes) {
+  // %globaltimer counts ns since the epoch (~1.7e18: a double's step there is 256 ns) and clock64
+  // runs for days (~1e15 cycles): stamps one cycle apart must stay ~0.5 ns apart, not 0 or 256.
+  const uint64_t ns = 1733400000000000000ull, clk = 900000000000000ull;
+  std::vector<Record> r = {rec(clk, Event::clock_sync, -1, -1, -1, 0, 0, Role::warp, 0, ns),
+                           rec(clk + 3, Event::clock_sync, -1, -1, -1, 1, 1, Role::warp, 0, ns + 1000),
+                           rec(clk + 201, Event::mma_begin, 0, 0, 0), rec(clk + 202, Event::mma_end, 0, 0, 0),
+                           rec(clk + 203, Event::mma_begin, 0, 0, 0, 1, 1), rec(clk + 340, Event::mma_end, 0, 0, 0, 1, 1)};
+  std::vector<Stamp> st;
+  ASSERT_TRUE(calibrate(r, 2.0, &st).ok());
+  ASSERT_EQ(st.size(), 6u);
+  EXPECT_NEAR(st[1].ns, 100.5, 1e-3);  // SM 0's begin / end, 1 cycle apart
+  EXPECT_NEAR(st[2].ns - st[1].ns, 0.5, 1e-3);
+  EXPECT_NEAR(st[3].ns, 1000.0, 1e-3);  // SM 1's sync: its zero 998.5 ns after SM 0's
+  EXPECT_NEAR(st[4].ns, 1100.0, 1e-3);  // its MMA, 137 cycles = 68.5 ns long
+  EXPECT_NEAR(st[5].ns - st[4].ns, 68.5, 1e-3);
+}
+
 TEST(Trace, TimelinePairsLoadsMmasAndEpiloguesOnTheirLane) {
   const Timeline t = timeline_of(one_warp());
   ASSERT_EQ(t.lanes.size(), 1u);

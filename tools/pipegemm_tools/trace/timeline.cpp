@@ -71,10 +71,15 @@ std::string Lane::name() const {
 
 Status calibrate(const std::vector<Record>& records, double ghz, std::vector<Stamp>* out) {
   if (!(ghz > 0)) return Status::error(StatusCode::invalid_argument, "trace: the clock rate must be positive");
-  std::map<int, double> zero;  // SM -> ns at clock 0
+  // %globaltimer reads ~1.7e18 ns since the epoch, where a double's step is 256 ns (a k_tile is
+  // ~1 us): the ns are taken relative to the first sync's, in integers, before any double.
+  uint64_t base = 0;
+  for (const Record& r : records)
+    if (Event(r.event) == Event::clock_sync && (base == 0 || r.ns < base)) base = r.ns;
+  std::map<int, double> zero;  // SM -> ns (after base) at clock 0
   for (const Record& r : records)
     if (Event(r.event) == Event::clock_sync) {
-      const double z = double(r.ns) - double(r.clock) / ghz;
+      const double z = double(r.ns - base) - double(r.clock) / ghz;
       auto it = zero.find(r.sm);
       if (it == zero.end() || z > it->second) zero[r.sm] = z;
     }
