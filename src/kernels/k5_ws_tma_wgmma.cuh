@@ -59,6 +59,7 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
 // $PIPEGEMM_K5_SHORT_K up to which K the short-K config runs (default kShortK),
 // $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
+// $PIPEGEMM_K5_STAGGER_EVERY=1 sets that lag at every unit (the default: the first unit only),
 // $PIPEGEMM_K5_GENERAL_DEFER=1 defers the general form's stores too (CfgGeneral),
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
@@ -158,6 +159,10 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_STAGGER", -1);
     return n;
   }
+  static bool stagger_every() {  // cooperative: the stagger at every unit, not the first only
+    static const bool e = env_int("PIPEGEMM_K5_STAGGER_EVERY") != 0;
+    return e;
+  }
   static bool general_defer() {  // the general form's deferred stores (kDeferAlways configs only)
     static const bool d = env_int("PIPEGEMM_K5_GENERAL_DEFER") != 0;
     return d;
@@ -240,7 +245,8 @@ struct K5Variant {
     // K <= kShortK a tile has few k_tiles to overlap (and the short-K general form meets at a 256-thread
     // barrier every tile), so the consumers stay in step.
     const int wanted = stagger_override() >= 0 ? stagger_override() : p.k > kShortK ? C::kStagger : 0;
-    const int stagger = C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted);
+    // $PIPEGEMM_K5_STAGGER_EVERY=1: the lag set again at every unit (a negative stagger, kernel.cuh).
+    const int stagger = (stagger_every() ? -1 : 1) * (C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted));
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, stagger,
                                         general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");

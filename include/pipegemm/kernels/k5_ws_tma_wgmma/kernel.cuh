@@ -353,10 +353,13 @@ __host__ __device__ constexpr bool bias_slots_as_read() {
 // Ping-pong: named barrier kTurnBarrier + c hands the ring to consumer c (ids 4, 5).
 constexpr int kTurnBarrier = 4;
 // Staggered cooperative consumers: consumer 1 starts its first unit once consumer 0 has issued
-// `stagger` k_tiles of it (id 6). Both read every slot, so the lag then holds by itself: each
-// tile, consumer 0's epilogue runs while consumer 1 finishes its last k_tiles alone on the tensor
-// cores, and consumer 1's while consumer 0 starts the next tile. The ring bounds it: consumer 0
-// runs ahead on slots consumer 1 has yet to release, so stagger < STAGES (the launcher clamps).
+// `stagger` k_tiles of it (id 6), meant so that each tile consumer 0's epilogue runs while consumer
+// 1 finishes its last k_tiles alone on the tensor cores, and consumer 1's while consumer 0 starts
+// the next tile. The ring bounds it: consumer 0 runs ahead on slots consumer 1 has yet to release,
+// so stagger < STAGES (the launcher clamps). Session 27's traces (ns-resolution, H100, 4096^3) find
+// the lag gone after the first tile -- both consumers wait on each slot within ~10 ns of each other
+// and start their epilogues together -- so stagger < 0 sets it again at every unit (measured by
+// $PIPEGEMM_K5_STAGGER_EVERY=1).
 constexpr int kStaggerBarrier = 6;
 template <class Cfg>
 __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
@@ -939,10 +942,14 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // Stagger (cooperative): consumer 0 lets consumer 1 in after issuing k_tile stagger_kt. A flag,
       // not seq == 0: seq is otherwise only the trace's, and keeping it live spills the general
       // f32-D kernels (ptxas, 12 bytes).
+      // stagger < 0: the lag -stagger is set again at every unit of at least STAGES k_tiles (consumer 0
+      // cannot then arrive for the next unit before consumer 1 has passed this one's barrier: it
+      // needs slots only consumer 1's k_tiles of this unit free).
       int stagger_kt = -1;
-      if (!Cfg::kPingpong && stagger > 0 && first_unit) {
+      const int lag = stagger < 0 ? -stagger : stagger;
+      if (!Cfg::kPingpong && lag > 0 && (first_unit || (stagger < 0 && k1 - k0 >= STAGES))) {
         if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
-        else stagger_kt = min(k0 + stagger, k1) - 1;
+        else stagger_kt = min(k0 + lag, k1) - 1;
       }
       first_unit = false;
 
