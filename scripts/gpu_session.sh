@@ -98,6 +98,33 @@ epilogue_cost() {
        --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
   done
 }
+# alternate_knob VAR TAG RUNS: k5's 128x256 alone (--no-peers) on the epilogue_cost suite, burst, with
+# the environment knob VAR at 0 and 1 in turn, each run its own process (a knob is read once): RUNS
+# BF16 pairs, then 2 FP16 pairs, into $OUT/epi_<type>_<TAG><value>_run<i>.md
+# (`semantics_collate.py --group '<TAG>\d'`).
+alternate_knob() {
+  local i=0 v t
+  for t in $(for _ in $(seq "$3"); do echo bf16; done) f16 f16; do
+    for v in 0 1; do
+      i=$((i + 1))
+      echo "# $1=$v ($t)" >> "$OUT/run.log"
+      env "$1=$v" "$PG" bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 \
+        --no-peers --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$2${v}_run$i.md" >> "$OUT/run.log" 2>&1
+      echo "# exit $?" >> "$OUT/run.log"
+    done
+  done
+}
+# trace_epilogues TAG: the traced build's k5_bf16_128x256x64_s4 at 4096^3 plain, with a bias and with
+# bias + GELU (SMs 0-1, seed 7), into $OUT/trace_<plain|bias|bias_gelu>_TAG.{json,svg}
+# (bench/results/trace_boundaries.py reads them).
+trace_epilogues() {
+  local e tag
+  for e in plain "bias col" "bias col --act gelu_tanh"; do
+    tag=$(echo "$e" | tr -d ' -' | sed 's/biascolactgelu_tanh/bias_gelu/;s/biascol/bias/')
+    pgt trace --kernel k5_bf16_128x256x64_s4 --shape 4096x4096x4096 --dtype bf16 --out-dtype bf16 \
+        $([ "$e" = plain ] || echo "--$e") --sms 2 --seed 7 --out "$OUT/trace_${tag}_$1.json" --svg "$OUT/trace_${tag}_$1.svg"
+  done
+}
 # in_time BY_S WHAT: true while the call has run at most BY_S seconds; past that, WHAT is noted in
 # run.log as skipped (the call's limit is 600 s).
 in_time() {

@@ -18,13 +18,6 @@ for t in "f16" "bf16 --out-dtype bf16"; do
   pg verify --shape 264x520x2104 --kernel k5_${t%% *}_128x256x64_s4 --dtype $t --layout NT --bias col --act gelu_erf
 done
 fuzz_types 400 150 f16:2701 bf16:2702
-i=0
-for d in 0 1 0 1 0 1 0 1 0 1; do
-  i=$((i + 1)); export PIPEGEMM_K5_GENERAL_DEFER=$d
-  t=bf16; [ $i -gt 6 ] && t=f16
-  note "PIPEGEMM_K5_GENERAL_DEFER=$d ($t)"
-  pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 --no-peers \
-     --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_defer${d}_run$i.md"
-done
 unset PIPEGEMM_K5_GENERAL_DEFER
+alternate_knob PIPEGEMM_K5_GENERAL_DEFER defer 3   # (call 5 ran this loop written out)
 note "done at $(( $(date +%s) - t0 ))s"

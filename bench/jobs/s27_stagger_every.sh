@@ -2,7 +2,7 @@
 # kStaggerBarrier) -- the traces of calls 4 and 6 found the first unit's lag gone by the second tile,
 # both consumers' epilogues at once. (1) correctness with it: verify of plain and general cells and a
 # fuzz of 400 problems a 16-bit type (stream-K forms included); (2) epilogue_cost at 4096^3, k5 only,
-# EVERY 0 / 1 in alternating processes (3 BF16 + 2 FP16 runs a setting), burst; (3) the compute suite,
+# EVERY 0 / 1 in alternating processes (3 BF16 + 2 FP16 pairs), burst; (3) the compute suite,
 # k5's 128x256 and cuBLAS, EVERY 0 / 1 alternating, burst.
 # Run: scripts/gpu_session.sh bench/jobs/s27_stagger_every.sh pipegemm_cli   (carry .deps)
 note() { echo "# $*" >> "$OUT/run.log"; }
@@ -15,19 +15,13 @@ for t in "f16" "bf16 --out-dtype bf16"; do
   pg verify --shape 520x776x1032 --kernel k5_${t%% *}_128x256x64_s4 --dtype $t --layout TT --alpha 0.5 --beta 2 --batch 3 --broadcast b
 done
 fuzz_types 400 150 f16:2711 bf16:2712
-i=0
-for e in 0 1 0 1 0 1 0 1 0 1; do
-  i=$((i + 1)); export PIPEGEMM_K5_STAGGER_EVERY=$e
-  t=bf16; [ $i -gt 6 ] && t=f16
-  note "PIPEGEMM_K5_STAGGER_EVERY=$e ($t)"
-  pg bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 --no-peers \
-     --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_every${e}_run$i.md"
-done
-for e in 0 1 0 1; do
-  export PIPEGEMM_K5_STAGGER_EVERY=$e; note "PIPEGEMM_K5_STAGGER_EVERY=$e (compute)"
-  pg bench --suite bench/suites/compute.txt --dtype bf16 --out-dtype bf16 --kernel k5_bf16_128x256x64_s4 cublas_bf16 \
-     --reps 20 --rounds 2 --idle-ms 25 --output "$OUT/compute_bf16_every${e}_$i.md"
-  i=$((i + 1))
-done
 unset PIPEGEMM_K5_STAGGER_EVERY
+alternate_knob PIPEGEMM_K5_STAGGER_EVERY every 3
+n=0
+for e in 0 1 0 1; do
+  n=$((n + 1))
+  note "PIPEGEMM_K5_STAGGER_EVERY=$e (compute)"
+  PIPEGEMM_K5_STAGGER_EVERY=$e pg bench --suite bench/suites/compute.txt --dtype bf16 --out-dtype bf16 \
+      --kernel k5_bf16_128x256x64_s4 cublas_bf16 --reps 20 --rounds 2 --idle-ms 25 --output "$OUT/compute_bf16_every${e}_$n.md"
+done
 note "done at $(( $(date +%s) - t0 ))s"
