@@ -26,8 +26,13 @@ CARD=${CARD:-gpu}
 # PIPEGEMM_PREBUILT=DIR: binaries built here (CI's preset builds sm_90a too) in a build tree's layout
 # -- DIR/pipegemm, and DIR/tests/pipegemm_gpu_tests if the job runs GPU tests -- carried (`carry`)
 # to skip the ~2.5-minute build when the call's device minutes cannot pay for one.
+# Carried gzipped (DIR/pipegemm.gz, DIR/tests/pipegemm_gpu_tests.gz: ~7 MB each against ~22), both fit
+# a call beside the tree; they are unpacked here.
 if [ -n "${PIPEGEMM_PREBUILT:-}" ]; then
   BUILD=$PIPEGEMM_PREBUILT
+  for z in "$BUILD/pipegemm.gz" "$BUILD/tests/pipegemm_gpu_tests.gz"; do
+    [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"
+  done
   echo "# prebuilt binaries in $BUILD (no build)" | tee -a "$OUT/run.log"
   PG=$PWD/$BUILD/pipegemm
 else
