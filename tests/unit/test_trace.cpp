@@ -188,6 +188,32 @@ TEST(Trace, AProducersLoadEndsAtTheFirstConsumerThatSeesItFull) {
   EXPECT_NEAR(s.overlap_pct, 0, 1e-9);  // the load landed before the MMA began
 }
 
+TEST(Trace, SummaryCountsTheCtasTensorIdleAndEpiloguesAtOnce) {
+  // Two consumers of CTA 0 (1 GHz, clock = ns): consumer 0 MMA [0,100], epilogue [100,150], next tile's
+  // MMA [200,300]; consumer 1 MMA [50,120], epilogue [120,180], MMA [190,280]. The MMA union [0,120] +
+  // [190,300] idles 70 of a 300 window; the epilogues cover [100,180], both at once over [120,150].
+  auto mma = [](uint64_t a, uint64_t b, int tile, int lane) {
+    return std::vector<Record>{rec(a, Event::mma_begin, tile, 0, 0, 0, 0, Role::consumer, lane),
+                               rec(b, Event::mma_end, tile, 0, 0, 0, 0, Role::consumer, lane)};
+  };
+  std::vector<Record> r = {rec(0, Event::clock_sync, -1, -1, -1, 0, 0, Role::consumer, 0, 1000),
+                           rec(100, Event::epilogue_begin, 0, -1, -1, 0, 0, Role::consumer, 0),
+                           rec(150, Event::epilogue_end, 0, -1, -1, 0, 0, Role::consumer, 0),
+                           rec(120, Event::epilogue_begin, 0, -1, -1, 0, 0, Role::consumer, 1),
+                           rec(180, Event::epilogue_end, 0, -1, -1, 0, 0, Role::consumer, 1)};
+  for (auto v : {mma(0, 100, 0, 0), mma(200, 300, 1, 0), mma(50, 120, 0, 1), mma(190, 280, 1, 1)})
+    r.insert(r.end(), v.begin(), v.end());
+  const Summary s = summarize(timeline_of(r));
+  EXPECT_EQ(s.ctas, 1);
+  EXPECT_NEAR(s.cta_idle_ns, 70.0, 1e-9);
+  EXPECT_NEAR(s.cta_idle_pct, 100.0 * 70 / 300, 1e-9);
+  EXPECT_NEAR(s.epilogues_together_pct, 100.0 * 30 / 80, 1e-9);
+  // One warp alone: the CTA's idle is its bubbles, and no epilogue is ever shared.
+  const Summary one = summarize(timeline_of(one_warp()));
+  EXPECT_NEAR(one.cta_idle_ns, one.bubble_ns, 1e-9);
+  EXPECT_NEAR(one.epilogues_together_pct, 0.0, 1e-9);
+}
+
 TEST(Trace, ChromeJsonHasACompleteEventPerSpanOnNamedThreads) {
   const Timeline t = timeline_of(one_warp());
   const Summary s = summarize(t);

@@ -75,6 +75,10 @@ struct Summary {
   double stages_max = 0;       //   ... the most at once
   double load_ns = 0;          // mean load span (issue -> full)
   double epilogue_ns = 0;      // mean epilogue span
+  double cta_idle_ns = 0;      // per CTA with MMAs (mean): no MMA lane of it busy, between its first MMA and its last
+  double cta_idle_pct = 0;     //   ... as a share of that window (one MMA lane a CTA: its bubbles)
+  double epilogues_together_pct = 0;  // of the CTAs' epilogue time (union per CTA), the share with two or
+                                      // more of its lanes in an epilogue at once (cooperative consumers)
   int tiles = 0;               // tile_begin stamps, over every lane
 };
 Summary summarize(const Timeline& t);

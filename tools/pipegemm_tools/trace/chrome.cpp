@@ -57,7 +57,8 @@ std::string chrome_json(const Meta& m, const Timeline& t, const Summary& s) {
                   {"overlap_pct", s.overlap_pct}, {"hidden_load_pct", s.hidden_load_pct},
                   {"bubble_ns", s.bubble_ns}, {"bubble_pct", s.bubble_pct}, {"stages_in_flight_avg", s.stages_avg},
                   {"stages_in_flight_max", s.stages_max}, {"load_ns_avg", s.load_ns}, {"epilogue_ns_avg", s.epilogue_ns},
-                  {"tiles", s.tiles}};
+                  {"cta_idle_ns", s.cta_idle_ns}, {"cta_idle_pct", s.cta_idle_pct},
+                  {"epilogues_together_pct", s.epilogues_together_pct}, {"tiles", s.tiles}};
   json meta = {{"variant", m.variant}, {"shape", m.shape}, {"device", m.device}, {"clock_ghz", m.clock_ghz},
                {"stages", m.stages}, {"records", m.records}, {"dropped", m.dropped}, {"sm_limit", m.sm_limit},
                {"unmatched", t.unmatched}, {"pipegemm_version", report::version()}};

@@ -128,6 +128,12 @@ report::Document document(const TraceReport& r) {
   sum.data("summary.stages_in_flight_max", s.stages_max);
   both("load_ns_avg", "load", s.load_ns, report::fixed(s.load_ns / 1e3, 3) + " us avg, issue -> stage full");
   both("epilogue_ns_avg", "epilogue", s.epilogue_ns, report::fixed(s.epilogue_ns / 1e3, 3) + " us avg");
+  both("cta_idle_ns", "tensor idle", s.cta_idle_ns, report::fixed(s.cta_idle_ns / 1e3, 3) + " us per CTA (" +
+                                                      report::fixed(s.cta_idle_pct, 1) +
+                                                      "% of its MMA window): none of its MMA lanes busy");
+  sum.data("summary.cta_idle_pct", s.cta_idle_pct);
+  both("epilogues_together_pct", "epilogues at once", s.epilogues_together_pct,
+       report::fixed(s.epilogues_together_pct, 1) + "% of the CTAs' epilogue time with two or more lanes in one");
   return d;
 }
 

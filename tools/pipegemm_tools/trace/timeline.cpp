@@ -183,7 +183,7 @@ Summary summarize(const Timeline& t) {
   Summary s;
   std::set<int> sms;
   std::set<uint32_t> ctas;
-  std::map<uint32_t, Intervals> cta_loads, cta_mma;
+  std::map<uint32_t, Intervals> cta_loads, cta_mma, cta_epi;
   double first = t.end_ns, busy = 0, with_load = 0, bubble = 0, window = 0, stages_w = 0, stages_t = 0;
   double load_sum = 0, epi_sum = 0;
   int loads = 0, epis = 0;
@@ -198,6 +198,8 @@ Summary summarize(const Timeline& t) {
     Intervals ld = of_kind(l, SpanKind::load), mm = of_kind(l, SpanKind::mma);
     cta_loads[l.cta].insert(cta_loads[l.cta].end(), ld.begin(), ld.end());
     cta_mma[l.cta].insert(cta_mma[l.cta].end(), mm.begin(), mm.end());
+    const Intervals ep = of_kind(l, SpanKind::epilogue);
+    cta_epi[l.cta].insert(cta_epi[l.cta].end(), ep.begin(), ep.end());
     if (!ld.empty()) {  // loads in flight: a sweep over issue (+1) and full (-1)
       ++s.load_lanes;
       std::vector<std::pair<double, int>> ev;
@@ -230,6 +232,31 @@ Summary summarize(const Timeline& t) {
     load_time += length(ld);
     hidden += overlap(ld, merged(cta_mma[cta]));
   }
+  // Per CTA: the union of its MMA lanes (where the tensor cores idle, whichever lane would feed
+  // them), and how much of its epilogue time has two or more lanes in an epilogue at once.
+  double cta_idle = 0, cta_window = 0, epi_union = 0, epi_together = 0;
+  int mma_ctas = 0;
+  for (auto& [cta, v] : cta_mma) {
+    const Intervals mm = merged(v);
+    if (mm.empty()) continue;
+    ++mma_ctas;
+    cta_window += mm.back().second - mm.front().first;
+    cta_idle += mm.back().second - mm.front().first - length(mm);
+  }
+  for (auto& [cta, v] : cta_epi) {
+    epi_union += length(merged(v));
+    std::vector<std::pair<double, int>> ev;  // a sweep: epilogue begins (+1) and ends (-1)
+    for (auto& [a, b] : v) ev.push_back({a, +1}), ev.push_back({b, -1});
+    std::sort(ev.begin(), ev.end());
+    int n = 0;
+    for (size_t i = 0; i + 1 < ev.size(); ++i) {
+      n += ev[i].second;
+      if (n >= 2) epi_together += ev[i + 1].first - ev[i].first;
+    }
+  }
+  s.cta_idle_ns = mma_ctas ? cta_idle / mma_ctas : 0;
+  s.cta_idle_pct = cta_window > 0 ? 100 * cta_idle / cta_window : 0;
+  s.epilogues_together_pct = epi_union > 0 ? 100 * epi_together / epi_union : 0;
   s.sms = int(sms.size());
   s.ctas = int(ctas.size());
   s.lanes = int(t.lanes.size());
