@@ -41,6 +41,23 @@ double overlap(const Intervals& x, const Intervals& y) {
   return s;
 }
 
+// First to last of a merged set (0 when empty).
+double window_of(const Intervals& m) { return m.empty() ? 0 : m.back().second - m.front().first; }
+
+// A sweep over the intervals' starts (+1) and ends (-1): f(n, dt) for each stretch of time between
+// two events, n the intervals open over it.
+template <class F>
+void for_each_count(const Intervals& v, F&& f) {
+  std::vector<std::pair<double, int>> ev;
+  for (auto& [a, b] : v) ev.push_back({a, +1}), ev.push_back({b, -1});
+  std::sort(ev.begin(), ev.end());
+  int n = 0;
+  for (size_t i = 0; i + 1 < ev.size(); ++i) {
+    n += ev[i].second;
+    f(n, ev[i + 1].first - ev[i].first);
+  }
+}
+
 Intervals of_kind(const Lane& l, SpanKind k) {
   Intervals v;
   for (const Span& s : l.spans)
@@ -200,18 +217,13 @@ Summary summarize(const Timeline& t) {
     cta_mma[l.cta].insert(cta_mma[l.cta].end(), mm.begin(), mm.end());
     const Intervals ep = of_kind(l, SpanKind::epilogue);
     cta_epi[l.cta].insert(cta_epi[l.cta].end(), ep.begin(), ep.end());
-    if (!ld.empty()) {  // loads in flight: a sweep over issue (+1) and full (-1)
+    if (!ld.empty()) {  // loads in flight, issue to full
       ++s.load_lanes;
-      std::vector<std::pair<double, int>> ev;
-      for (auto& [a, b] : ld) ev.push_back({a, +1}), ev.push_back({b, -1});
-      std::sort(ev.begin(), ev.end());
-      int n = 0;
-      for (size_t i = 0; i + 1 < ev.size(); ++i) {
-        n += ev[i].second;
-        stages_w += n * (ev[i + 1].first - ev[i].first);
+      for_each_count(ld, [&](int n, double dt) {
+        stages_w += n * dt;
+        stages_t += dt;
         s.stages_max = std::max(s.stages_max, double(n));
-      }
-      stages_t += ev.back().first - ev.front().first;
+      });
     }
     s.tiles += int(l.tile_starts.size());
   }
@@ -223,8 +235,8 @@ Summary summarize(const Timeline& t) {
     const double b = length(mm);
     busy += b;
     with_load += overlap(mm, merged(cta_loads[l.cta]));
-    window += mm.back().second - mm.front().first;
-    bubble += mm.back().second - mm.front().first - b;
+    window += window_of(mm);
+    bubble += window_of(mm) - b;
   }
   double load_time = 0, hidden = 0;
   for (auto& [cta, v] : cta_loads) {
@@ -240,19 +252,12 @@ Summary summarize(const Timeline& t) {
     const Intervals mm = merged(v);
     if (mm.empty()) continue;
     ++mma_ctas;
-    cta_window += mm.back().second - mm.front().first;
-    cta_idle += mm.back().second - mm.front().first - length(mm);
+    cta_window += window_of(mm);
+    cta_idle += window_of(mm) - length(mm);
   }
   for (auto& [cta, v] : cta_epi) {
     epi_union += length(merged(v));
-    std::vector<std::pair<double, int>> ev;  // a sweep: epilogue begins (+1) and ends (-1)
-    for (auto& [a, b] : v) ev.push_back({a, +1}), ev.push_back({b, -1});
-    std::sort(ev.begin(), ev.end());
-    int n = 0;
-    for (size_t i = 0; i + 1 < ev.size(); ++i) {
-      n += ev[i].second;
-      if (n >= 2) epi_together += ev[i + 1].first - ev[i].first;
-    }
+    for_each_count(v, [&](int n, double dt) { epi_together += n >= 2 ? dt : 0; });
   }
   s.cta_idle_ns = mma_ctas ? cta_idle / mma_ctas : 0;
   s.cta_idle_pct = cta_window > 0 ? 100 * cta_idle / cta_window : 0;
