@@ -103,21 +103,18 @@ epilogue_cost() {
        --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$1_run$2.md"
   done
 }
-# alternate_knob VAR TAG RUNS: k5's 128x256 alone (--no-peers) on the epilogue_cost suite, burst, with
-# the environment knob VAR at 0 and 1 in turn, each run its own process (a knob is read once): RUNS
-# BF16 pairs, then 2 FP16 pairs, into $OUT/epi_<type>_<TAG><value>_run<i>.md
-# (`semantics_collate.py --group '<TAG>\d'`).
+# alternate_knob VAR TAG RUNS: epilogue_cost with k5's 128x256 alone (--no-peers) and the environment
+# knob VAR at 0 and 1 in turn, each run its own process (a knob is read once): RUNS runs a setting
+# (FP16 in the first 2), into $OUT/epi_<type>_<TAG><value>_run<i>.md (`semantics_collate.py --group '<TAG>\d'`).
 alternate_knob() {
-  local i=0 v t
-  for t in $(for _ in $(seq "$3"); do echo bf16; done) f16 f16; do
+  local i v
+  for i in $(seq "$3"); do
     for v in 0 1; do
-      i=$((i + 1))
-      echo "# $1=$v ($t)" >> "$OUT/run.log"
-      env "$1=$v" "$PG" bench --suite bench/suites/epilogue_cost.txt --dtype $t --out-dtype $t --kernel k5_${t}_128x256x64_s4 \
-        --no-peers --reps 30 --rounds 2 --idle-ms 25 --output "$OUT/epi_${t}_$2${v}_run$i.md" >> "$OUT/run.log" 2>&1
-      echo "# exit $?" >> "$OUT/run.log"
+      export "$1=$v"
+      EPI_KERNELS="k5_@_128x256x64_s4 --no-peers" epilogue_cost "$2$v" "$i" 2
     done
   done
+  unset "$1"
 }
 # trace_epilogues TAG: the traced build's k5_bf16_128x256x64_s4 at 4096^3 plain, with a bias and with
 # bias + GELU (SMs 0-1, seed 7), into $OUT/trace_<plain|bias|bias_gelu>_TAG.{json,svg}
