@@ -3,7 +3,7 @@
 # stmatrix + fence.proxy.async + two barriers + a TMA store -- session 27's traces had each of a
 # tile's first four k_tiles at 1.10-1.19 us against 0.88-0.91 for the rest (the fence's
 # MEMBAR.ALL.CTA waiting on the wgmma in flight, by the look of it), about the epilogue time the
-# deferral saved. Two CLIs: NEW (this change, .carry) and OLD (HEAD before it, .carry/old).
+# deferral saved. Two CLIs: NEW (branch s28-direct-stores, 08c2c3f, .carry) and OLD (main, .carry/old).
 # (1) the measure first: epilogue_cost at 4096^3, k5 only, OLD / NEW / NEW with the general form
 #     deferred ($PIPEGEMM_K5_GENERAL_DEFER=1) in alternating processes, burst (3 BF16 + 2 FP16 runs
 #     each); the compute and memory suites OLD / NEW in turn, burst.
