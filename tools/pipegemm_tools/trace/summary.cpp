@@ -97,6 +97,10 @@ Summary summarize(const Timeline& t) {
     }
     s.tiles += int(l.tile_starts.size());
   }
+  // Each CTA's loads and MMAs as unions, merged once (the epilogues stay as they are: the sweep
+  // below counts how many overlap).
+  for (auto* m : {&cta_loads, &cta_mma})
+    for (auto& [cta, v] : *m) v = merged(std::move(v));
   int mma_lanes = 0;
   for (const Lane& l : t.lanes) {
     const Intervals mm = merged(of_kind(l, SpanKind::mma));
@@ -104,22 +108,20 @@ Summary summarize(const Timeline& t) {
     ++mma_lanes;
     const double b = length(mm);
     busy += b;
-    with_load += overlap(mm, merged(cta_loads[l.cta]));
+    with_load += overlap(mm, cta_loads[l.cta]);
     window += window_of(mm);
     bubble += window_of(mm) - b;
   }
   double load_time = 0, hidden = 0;
-  for (auto& [cta, v] : cta_loads) {
-    const Intervals ld = merged(v);
+  for (auto& [cta, ld] : cta_loads) {
     load_time += length(ld);
-    hidden += overlap(ld, merged(cta_mma[cta]));
+    hidden += overlap(ld, cta_mma[cta]);
   }
   // Per CTA: the union of its MMA lanes (where the tensor cores idle, whichever lane would feed
   // them), and how much of its epilogue time has two or more lanes in an epilogue at once.
   double cta_idle = 0, cta_window = 0, epi_union = 0, epi_together = 0;
   int mma_ctas = 0;
-  for (auto& [cta, v] : cta_mma) {
-    const Intervals mm = merged(v);
+  for (auto& [cta, mm] : cta_mma) {
     if (mm.empty()) continue;
     ++mma_ctas;
     cta_window += window_of(mm);
