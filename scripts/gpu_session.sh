@@ -44,6 +44,8 @@ else
   if [ $rc -ne 0 ]; then grep -E "error|FAILED" "$OUT/build.log" | head -40; tail -20 "$OUT/build.log"; exit 1; fi
   PG=$PWD/$BUILD/pipegemm
 fi
+# note TEXT...: a "# TEXT" line in run.log (a job's own markers between its commands).
+note() { echo "# $*" >> "$OUT/run.log"; }
 # pg ARGS...: run pipegemm, log the exact command and its output.
 pg() {
   echo; echo "\$ pipegemm $*"

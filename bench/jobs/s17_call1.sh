@@ -7,7 +7,6 @@
 #  (3) staggered cooperative consumers ($PIPEGEMM_K5_STAGGER = k_tiles consumer 1 trails consumer 0):
 #      verified under stagger 1 and 3, then the compute suite (FP16, burst) at stagger 0 and 2.
 # Run: scripts/gpu_session.sh bench/jobs/s17_call1.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests 'K5StreamK.*'
 for t in f16 bf16; do
   for s in 128x4096x4096 16x6144x4096 100x28672x4100 1x8192x8192; do

@@ -2,7 +2,6 @@
 # issue 13's <= 3%) and the s8 GEMM's s32 tile (128 KB a tile, issue 16's INT8 >= 1.00) -- at
 # stagger 0 and 2 in turn (each its own process: $PIPEGEMM_K5_STAGGER is read once), burst.
 # Run: scripts/gpu_session.sh bench/jobs/s17_call2.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 i=0
 for g in 0 2 0 2; do
   i=$((i + 1)); export PIPEGEMM_K5_STAGGER=$g; note "PIPEGEMM_K5_STAGGER=$g"

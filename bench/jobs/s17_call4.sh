@@ -4,7 +4,6 @@
 # against the default 2 (BF16, burst, alternating); (3) what call 3 lost (its run.log did not come
 # back: 9 files): the bf16 fuzz and s8 in both protocols. Single shapes without --output (8 files back).
 # Run: scripts/gpu_session.sh bench/jobs/s17_call4.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 i8="--dtype i8 --acc i32 --out-dtype i32 --kernel k5_i8_128x256x128_s4 --reps 30 --rounds 2"
 for run in 1 2; do
   unset PIPEGEMM_K5_SHORT_K PIPEGEMM_K5_STAGGER; note "defaults"

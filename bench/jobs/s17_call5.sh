@@ -3,7 +3,6 @@
 # next tile's wgmma), against the defaults: the compute suite, FP16 and BF16, burst, alternating; the
 # GPU tests of the k5 kernels and the semantics, and fuzz, under the same setting.
 # Run: scripts/gpu_session.sh bench/jobs/s17_call5.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 for t in f16 bf16; do
   for v in default deferred; do
     if [ $v = deferred ]; then export PIPEGEMM_K5_SHORT_K=1000000; else unset PIPEGEMM_K5_SHORT_K; fi; note "$v"

@@ -4,7 +4,6 @@
 # LLM suite with auto under the session-17 defaults (stagger, deferred stores), FP16 and BF16, back to
 # back then burst, best cuBLAS beside.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call1.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 # (2) Which kernels cuBLAS runs on the compute shapes (issue 16): ncu's kernel lines carry the name
 # (tile, stages, cluster) and grid x block; each distinct line once, with its count.
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)

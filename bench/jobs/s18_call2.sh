@@ -5,7 +5,6 @@
 # buffers: the compute suite FP16 / BF16 burst then back to back, s8 at 4096^3 and 8192^3 in both
 # protocols; (3) a short fuzz of the three types.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call2.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5*"   # includes K5Packed.Int8AnyAlignmentIsExactWithThePaddingUntouched (new)
 for s in 1000x1001x1001 127x129x41; do
   pg verify --shape $s --dtype i8 --acc i32 --out-dtype i32 --kernel k5_i8_128x256x128_s4_packed k0_i8_128x128x32

@@ -6,7 +6,6 @@
 # ($PIPEGEMM_K5_MAX_CTAS), the band height ($PIPEGEMM_K5_RASTER_GROUP), PDL off, and the tile variants
 # (128x256, its no-cluster twin, 128x128, B-resident).
 # Run: scripts/gpu_session.sh bench/jobs/s18_call3.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 ks="k5_f16_128x256x64_s4 k5_f16_128x256x64_s4_nocluster k5_f16_128x128x64_s6 k5_f16_128x256x64_s4_b_resident"
 run() { pg bench --shape "$1" --dtype f16 --out-dtype f16 --kernel $ks --reps 40 --rounds 3 --idle-ms 25 --same-bytes-copy; }
 for s in 131072x256x128 81920x256x256; do

@@ -4,7 +4,6 @@
 # data/tune/h200.json (copied to $OUT: the table to commit); then both suites with auto, back to
 # back, best cuBLAS beside -- issue 12's LLM criterion and issue 16's compute geomean through auto.
 # Run: scripts/gpu_session.sh bench/jobs/s18_call4.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 # Session 19: the wide tile's 1x2-cluster form too (drop what s18_call2 found wrong or slower).
 export PIPEGEMM_AUTO_ALSO=k5_f16_256x192x64_s3,k5_bf16_256x192x64_s3,k5_f16_256x192x64_s3_cluster1x2,k5_bf16_256x192x64_s3_cluster1x2
 note "PIPEGEMM_AUTO_ALSO=$PIPEGEMM_AUTO_ALSO"

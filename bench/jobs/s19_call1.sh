@@ -11,7 +11,6 @@
 # Run: scripts/gpu_session.sh bench/jobs/s19_call1.sh pipegemm_cli pipegemm_gpu_tests
 # Read: bench/results/semantics_collate.py <the epi_*_defer*_run*.md files> -- per setting, the median
 # of the runs' "x plain" and their range.
-note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1; note "PIPEGEMM_K5_GENERAL_DEFER=1 (correctness of the deferred general form)"
 gt pipegemm_gpu_tests "GpuSemantics.VerifyMatrix*:GpuSemantics.K5Every*:K5Verify.Fp16*:K5Verify.Bf16*:K5Refusal.RefusedLaunchWritesNothing"
 # Session 20's two changes in auto's default paths (no device lent then): skinny's partials layout,

@@ -4,6 +4,5 @@
 # each its own process. Run it once s19_call1 and s18_call2 have passed; to fuzz the deferred
 # general form too, start the call with it on:
 #   PIPEGEMM_K5_GENERAL_DEFER=1 scripts/gpu_session.sh bench/jobs/s19_fuzz10k.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 note "PIPEGEMM_K5_GENERAL_DEFER=${PIPEGEMM_K5_GENERAL_DEFER:-unset}"
 fuzz_every_type 10000 19 480

@@ -5,7 +5,6 @@
 # batch, so this is the cost model's and the neighbours' first test on them; then tune the suite
 # into $OUT/h200_batched.json for a later merge.
 # Run: scripts/gpu_session.sh bench/jobs/s20_batched.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_TUNE_CACHE=off  # the shipped table alone
 for t in f16 bf16; do
   if [ $(( $(date +%s) - t0 )) -gt 360 ]; then note "skipped batched $t: out of call time"; continue; fi

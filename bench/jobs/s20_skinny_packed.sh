@@ -9,7 +9,6 @@
 # (3) Why the 32-row element form costs ~4 us more than its 16-byte form on 1x15x20: diagnose
 # (ncu) of both forms on one launch each -- cycles, instructions, stall reasons.
 # Run: scripts/gpu_session.sh bench/jobs/s20_skinny_packed.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Packed*"
 for t in "f16 --out-dtype f16:k5_f16_128x256x64_s4_packed" "bf16 --out-dtype bf16:k5_bf16_128x256x64_s4_packed" \
          "i8 --acc i32 --out-dtype i32:k5_i8_128x256x128_s4_packed"; do

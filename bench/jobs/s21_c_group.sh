@@ -10,7 +10,6 @@
 # (0) first the k5 and semantics GPU tests of the tree as committed (session 21 removed the L2
 # prefetch of C: the general kernels are session 17's machine code again, by cuobjdump).
 # Run: scripts/gpu_session.sh bench/jobs/s21_c_group.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5*:GpuSemantics.*:Skinny*"
 cp "$BUILD/pipegemm" "$PWD/pg8"
 for g in 16 32; do

@@ -5,7 +5,6 @@
 # commit); (3) issue 12's random-suite criterion: auto over it with that table, best cuBLAS beside,
 # back to back, FP16 then BF16, as far as the call's time goes.
 # Run: scripts/gpu_session.sh bench/jobs/s21_call10.sh pipegemm_cli
-note() { echo "# $*" >> "$OUT/run.log"; }
 pg fuzz --count 2000 --dtype i8 --seed 20261205
 pg bench --shape 4096x4096x4095 --dtype i8 --acc i32 --out-dtype i32 --kernel auto --reps 10 --rounds 2 --warmup 2
 for t in f16 bf16; do pg tune --suite bench/suites/random.txt --dtype $t --output data/tune/h200.json --force; done

@@ -11,7 +11,6 @@
 # suite through auto with it, back to back -- what auto would reach if they were candidates.
 # Read: the %cuBLAS column of $OUT/mid_*; $OUT/llm_b2b_*_auto.md geomean against s21's 1.001/0.999.
 # Run: scripts/gpu_session.sh bench/jobs/s22_llm_64x64.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5*"
 for t in f16 bf16; do
   for s in 128x4096x4096 136x6144x4104 64x8192x8192 256x4104x1000; do

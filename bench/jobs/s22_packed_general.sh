@@ -10,7 +10,6 @@
 # (4) what it buys: unaligned general problems, the packed k5 beside both cuBLAS peers and k0, burst.
 # Read: run.log's verify PASS lines, the fuzz summaries, $OUT/packed_*.md (%cuBLAS column).
 # Run: scripts/gpu_session.sh bench/jobs/s22_packed_general.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Packed.*:GpuSemantics.*"
 # Session 23: the beta C pair loads with an odd N (the packed form takes it) read one element past
 # a row before c_pairs_aligned asked for an even N; memcheck on the test that reaches that path.

@@ -15,7 +15,6 @@
 # copy of the table (the 4-stage B-resident is tuned-only, the new forms opted in) and auto with it.
 # Read: %copyBW of $OUT/memory_*_burst.md; $OUT/memory_*_auto.md against s15's 76.1 / 65.7 / 75.4 / 69.0.
 # Run: scripts/gpu_session.sh bench/jobs/s23_b_resident_deep.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Verify.BResident*:K5Refusal.BResident*"
 # Grids that 2-4 columns of tiles do not divide (130 -> 130 / 129 / 128 CTAs) and a grid of n_tiles CTAs.
 PIPEGEMM_K5_MAX_CTAS=130 gt pipegemm_gpu_tests "K5Verify.BResident*"

@@ -9,7 +9,6 @@
 # beta C path. Read: bench/results/semantics_collate.py --group s24 $OUT/epi_*_s24_run*.md;
 # %copyBW of $OUT/memory_*_burst.md.
 # Run: scripts/gpu_session.sh bench/jobs/s24_essentials.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "K5Packed.*:GpuSemantics.*:K5Verify.BResident*:K5Refusal.*"
 note "tests done at $(( $(date +%s) - t0 ))s"
 PIPEGEMM_K5_MAX_CTAS=130 gt pipegemm_gpu_tests "K5Verify.BResident*"

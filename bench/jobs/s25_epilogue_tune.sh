@@ -8,7 +8,6 @@
 # where it is faster: commit $OUT/h200.json as data/tune/h200.json.
 # Read: $OUT/epilogue_*_auto.md; semantics_collate.py --group s25 $OUT/epi_*_s25_run*.md.
 # Run: scripts/gpu_session.sh bench/jobs/s25_epilogue_tune.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 tune_copy bench/suites/epilogue.txt 300 new
 auto_suite bench/suites/epilogue.txt epilogue 420 --candidates --reps 20 --rounds 2 --idle-ms 25
 export EPI_KERNELS="k5_@_128x256x64_s4 cublaslt_@ auto"

@@ -5,7 +5,6 @@
 # table ($OUT/h100.json: data/tune/h100.json if it holds), then the LLM suite through auto with it,
 # back to back, FP16 and BF16.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s25_h100_tune.sh
-note() { echo "# $*" >> "$OUT/run.log"; }
 T=$PWD/h100_job.json
 for s in llm memory epilogue random; do
   for t in f16 bf16; do

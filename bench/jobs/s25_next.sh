@@ -5,7 +5,6 @@
 # suites with it, back to back.
 # (Ran on an H100 in call 6; since then an H100 only notes the card: its table is complete.)
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s25_next.sh
-note() { echo "# $*" >> "$OUT/run.log"; }
 case "$(nvidia-smi --query-gpu=name --format=csv,noheader)" in
   *H200*) note "an H200: s25_epilogue_tune.sh"; source bench/jobs/s25_epilogue_tune.sh ;;
   *)

@@ -7,7 +7,6 @@
 # types; fuzz 300; (2) the suite above, old and new CLI alternating, back to back.
 # .carry/pg_old: the CLI before (24a80e6 + nothing); .carry/pipegemm: with the change.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s25_skinny_tail.sh
-note() { echo "# $*" >> "$OUT/run.log"; }
 for t in f16 bf16; do
   for sk in 8x32x256_w4 8x32x256_w4_l2 16x32x256_w4 32x32x128_w4; do
     for s in "1x252x8 8" "5x1000x12 16" "3x777x100 104" "8x4096x4100 4104" "30x513x66 72" "4100x5x20 24" "2x300x1 8"; do

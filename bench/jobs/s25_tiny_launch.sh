@@ -2,7 +2,6 @@
 # cuBLASLt 2.8, H100 call 7). Is it the kernel or the launch? The same bench with PDL on and off
 # ($PIPEGEMM_PDL=0), and ncu's kernel durations of one launch each.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s25_tiny_launch.sh
-note() { echo "# $*" >> "$OUT/run.log"; }
 K="skinny_bf16_8x32x256_w4 k0_bf16_64x64x16 cublas_bf16 cublaslt_bf16"
 for s in 1x252x8 41x1991x1 127x260x8; do
   pg bench --shape $s --dtype bf16 --out-dtype bf16 --kernel $K --reps 60 --rounds 3

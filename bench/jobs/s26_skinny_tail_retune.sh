@@ -6,7 +6,6 @@
 # random and held-out suites with it, back to back.
 # Needs the GPU test binary: a device build, or .carry/tests/pipegemm_gpu_tests beside the CLI.
 # Run: scripts/gpu_session.sh bench/jobs/s26_skinny_tail_retune.sh pipegemm_cli pipegemm_gpu_tests
-note() { echo "# $*" >> "$OUT/run.log"; }
 gt pipegemm_gpu_tests "Skinny*"
 [ "$CARD" = gpu ] && { note "neither an H200 nor an H100: no table to re-tune"; return 0; }
 for s in random decode small_weights; do tune_copy bench/suites/$s.txt 300; done

@@ -7,7 +7,6 @@
 #     partial tiles) and a fuzz of 400 problems a 16-bit type; (2) epilogue_cost at 4096^3, k5 only,
 #     DEFER 0 / 1 in alternating processes (3 BF16 + 2 FP16 runs a setting), burst.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s27_defer.sh   (carry .carry: the CLI)
-note() { echo "# $*" >> "$OUT/run.log"; }
 export PIPEGEMM_K5_GENERAL_DEFER=1
 note "PIPEGEMM_K5_GENERAL_DEFER=1: verify and fuzz"
 for t in "f16" "bf16 --out-dtype bf16"; do

@@ -4,7 +4,6 @@
 # consumers' epilogues fall against each other, and the MMA lanes' idle time at the tile boundaries.
 # (Call 6 ran it with the loop of trace_epilogues written out, plain traced at DEFER=0 only.)
 # Run: PIPEGEMM_PREBUILT=.none scripts/gpu_session.sh bench/jobs/s27_defer_trace.sh   (carry .deps; only the traced CLI is built)
-note() { echo "# $*" >> "$OUT/run.log"; }
 if build_traced 16; then
   for d in 0 1; do PIPEGEMM_K5_GENERAL_DEFER=$d trace_epilogues defer$d; done
 fi

@@ -7,7 +7,6 @@
 #     ($PIPEGEMM_K5_STAGGER), alternating processes, burst.
 # (Call 4 ran it with both loops written out: 3 BF16 pairs, no FP16; the helpers came after.)
 # Run: scripts/gpu_session.sh bench/jobs/s27_epi_trace.sh pipegemm_cli   (carry .deps)
-note() { echo "# $*" >> "$OUT/run.log"; }
 if build_traced 16; then
   for g in 2 3; do PIPEGEMM_K5_STAGGER=$g trace_epilogues stagger$g; done
 fi

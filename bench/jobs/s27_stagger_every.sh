@@ -5,7 +5,6 @@
 # EVERY 0 / 1 in alternating processes (3 BF16 + 2 FP16 pairs), burst; (3) the compute suite,
 # k5's 128x256 and cuBLAS, EVERY 0 / 1 alternating, burst.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s27_stagger_every.sh   (.carry: both binaries gzipped)
-note() { echo "# $*" >> "$OUT/run.log"; }
 # The measurement first (the call may be cut short by the device time left), then correctness.
 alternate_knob PIPEGEMM_K5_STAGGER_EVERY every 3
 export PIPEGEMM_K5_STAGGER_EVERY=1

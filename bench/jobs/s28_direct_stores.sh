@@ -12,7 +12,6 @@
 #     general form with DEFER=1 (verify, its GPU tests), a fuzz of 150 (and 100 with DEFER=1) problems a 16-bit type.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s28_direct_stores.sh
 #      (carry .carry: pipegemm.gz and tests/pipegemm_gpu_tests.gz new, old/pipegemm.gz old)
-note() { echo "# $*" >> "$OUT/run.log"; }
 gunzip -f .carry/old/pipegemm.gz && chmod +x .carry/old/pipegemm
 NEW=$PG
 OLD=$PWD/.carry/old/pipegemm

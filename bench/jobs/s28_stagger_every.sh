@@ -2,7 +2,6 @@
 # epilogue_cost at 4096^3, k5 only, $PIPEGEMM_K5_STAGGER_EVERY 0 / 1 in alternating processes
 # (3 BF16 + 2 FP16 runs a setting), burst; then verify and a fuzz with it on.
 # Run: PIPEGEMM_PREBUILT=.carry/old scripts/gpu_session.sh bench/jobs/s28_stagger_every.sh
-note() { echo "# $*" >> "$OUT/run.log"; }
 alternate_knob PIPEGEMM_K5_STAGGER_EVERY every 3
 export PIPEGEMM_K5_STAGGER_EVERY=1
 for t in "f16" "bf16 --out-dtype bf16"; do
