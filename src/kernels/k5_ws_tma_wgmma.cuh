@@ -61,6 +61,8 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
 // $PIPEGEMM_K5_STAGGER_EVERY=1 sets that lag at every unit (the default: the first unit only),
 // $PIPEGEMM_K5_GENERAL_DEFER=1 defers the general form's stores too (CfgGeneral),
+// $PIPEGEMM_K5_CHUNK_PARTS=1|2|4 over how many k_tiles a deferred chunk is written (default: 2 from
+// K = kChunkHalvesMinK, else 1),
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
@@ -87,6 +89,7 @@ struct K5Variant {
   using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
+  static constexpr int64_t kChunkHalvesMinK = 1024;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
   // B-resident (a CTA's B, one column of tiles, kept in smem): the plain TN GEMM with N <= 4 BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
@@ -162,6 +165,10 @@ struct K5Variant {
   static bool stagger_every() {  // cooperative: the stagger at every unit, not the first only
     static const bool e = env_int("PIPEGEMM_K5_STAGGER_EVERY") != 0;
     return e;
+  }
+  static int chunk_parts_override() {  // deferred forms: k_tiles a pending chunk is spread over (0: by K)
+    static const int n = env_int("PIPEGEMM_K5_CHUNK_PARTS");
+    return n == 1 || n == 2 || n == 4 ? n : 0;
   }
   static bool general_defer() {  // the general form's deferred stores (kDeferAlways configs only)
     static const bool d = env_int("PIPEGEMM_K5_GENERAL_DEFER") != 0;
@@ -247,8 +254,12 @@ struct K5Variant {
     const int wanted = stagger_override() >= 0 ? stagger_override() : p.k > kShortK ? C::kStagger : 0;
     // $PIPEGEMM_K5_STAGGER_EVERY=1: the lag set again at every unit (a negative stagger, kernel.cuh).
     const int stagger = (stagger_every() ? -1 : 1) * (C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted));
+    // Deferred stores: each chunk of the pending tile spread over two k_tiles once K >= kChunkHalvesMinK
+    // (kernel.cuh's chunk_parts; one chunk a k_tile put ~32 KB more shared-memory traffic in each of
+    // a tile's first four; a short mainloop would leave the halves to the epilogue).
+    const int parts = chunk_parts_override() ? chunk_parts_override() : p.k >= kChunkHalvesMinK ? 2 : 1;
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, stagger,
-                                        general, sk),
+                                        parts, general, sk),
                      "cudaLaunchKernelEx(k5_ws_tma_wgmma_kernel)");
     if (!st.ok()) return st;
     return after_launch("k5_ws_tma_wgmma_kernel");

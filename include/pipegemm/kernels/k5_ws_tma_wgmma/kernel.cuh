@@ -82,7 +82,8 @@ struct K5Smem {
 // DEFERRED_STORE (16-bit D only): the epilogue only packs the accumulators into 64 registers
 // (the general form: once alpha, C, bias and activation are applied);
 // the tile is written out one chunk per k_tile during the next tile's mainloop, under its
-// wgmma, so the tensor cores do not idle through the stores (registers: 128 + 64 < 232).
+// wgmma, so the tensor cores do not idle through the stores (registers: 128 + 64 < 232); with the
+// kernel's chunk_parts P ($PIPEGEMM_K5_CHUNK_PARTS) 1/P of a chunk a k_tile.
 // GENERAL_: the full semantics (K5General below): batched rank-3 tensor maps, alpha, beta * C,
 // bias and activation applied to the fp32 accumulators before the cast. false: the seeds' TN
 // GEMM, its machine code as before the semantics existed.
@@ -619,8 +620,9 @@ __device__ __forceinline__ void pack_accumulators(const float (&acc)[Cfg::kAccRe
   for (int i = 0; i < Cfg::kAccRegs / 2; ++i) packed[i] = pack_pair<typename Cfg::TD>(acc[2 * i], acc[2 * i + 1]);
 }
 
-// write_d_chunk for already packed 16-bit values (the same addresses and swizzle).
-template <class Cfg, int CH>
+// write_d_chunk for already packed 16-bit values (the same addresses and swizzle); stmatrix
+// JP0 .. JP1-1 of the chunk's four (a part of it: store_d_chunk's PARTS).
+template <class Cfg, int CH, int JP0 = 0, int JP1 = 4>
 __device__ __forceinline__ void write_d_chunk_packed(const uint32_t (&packed)[Cfg::kAccRegs / 2], uint8_t* buf,
                                                      int warp, int lane) {
   static_assert(sizeof(typename Cfg::TD) == 2, "stmatrix stores 16-bit elements");
@@ -628,7 +630,7 @@ __device__ __forceinline__ void write_d_chunk_packed(const uint32_t (&packed)[Cf
   const int mi = lane >> 3;
   const int row = 16 * warp + 8 * (mi & 1) + (lane & 7);
 #pragma unroll
-  for (int jp = 0; jp < 4; ++jp) {
+  for (int jp = JP0; jp < JP1; ++jp) {
     const int j = CH * 8 + 2 * jp;
     const int unit = 2 * jp + (mi >> 1);
     const uint32_t addr = base + row * 128 + ((unit ^ (row & 7)) << 4);
@@ -643,24 +645,30 @@ __device__ __forceinline__ void with_chunk_index(int ch, F&& f, std::integer_seq
   ((ch == CH ? f(std::integral_constant<int, CH>{}) : void()), ...);
 }
 
-// One epilogue chunk of a consumer warpgroup: wait until the buffer's previous TMA store (the
-// one kEpiBufs chunks ago, possibly of the previous tile) has read it, write the chunk, make
-// it visible to the async proxy, let one thread store it.
-template <class Cfg, int CH, class WriteChunk>
-__device__ __forceinline__ void store_d_chunk(WriteChunk&& write_chunk, uint8_t* d_bufs, const CUtensorMap* tmap_d,
+// Part PART of PARTS of epilogue chunk CH of a consumer warpgroup. The first part waits until
+// the buffer's previous TMA store (the one kEpiBufs chunks ago, possibly of the previous tile)
+// has read it; each part writes its share of the chunk (write_part(buf)); the last makes the
+// chunk visible to the async proxy and lets one thread store it. PARTS > 1 spreads a deferred
+// chunk's stmatrix over PARTS k_tiles of the next mainloop.
+template <class Cfg, int CH, int PART = 0, int PARTS = 1, class WritePart>
+__device__ __forceinline__ void store_d_chunk(WritePart&& write_part, uint8_t* d_bufs, const CUtensorMap* tmap_d,
                                               int m0, int n0, int consumer, int tid_wg, int bt = 0) {
   uint8_t* buf = d_bufs + (CH % Cfg::kEpiBufs) * Cfg::kEpiBufBytes;
-  if (tid_wg == 0) arch::tma_store_wait_read<Cfg::kEpiBufs - 1>();
-  arch::named_barrier_sync(1 + consumer, 128);
-  write_chunk(buf);
-  arch::fence_proxy_async_smem();
-  arch::named_barrier_sync(1 + consumer, 128);
-  if (tid_wg == 0) {
-    if constexpr (Cfg::kGeneral)
-      arch::tma_store_3d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0, bt);
-    else
-      arch::tma_store_2d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0);
-    arch::tma_store_commit_group();
+  if constexpr (PART == 0) {
+    if (tid_wg == 0) arch::tma_store_wait_read<Cfg::kEpiBufs - 1>();
+    arch::named_barrier_sync(1 + consumer, 128);
+  }
+  write_part(buf);
+  if constexpr (PART == PARTS - 1) {
+    arch::fence_proxy_async_smem();
+    arch::named_barrier_sync(1 + consumer, 128);
+    if (tid_wg == 0) {
+      if constexpr (Cfg::kGeneral)
+        arch::tma_store_3d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0, bt);
+      else
+        arch::tma_store_2d(tmap_d, buf, n0 + CH * Cfg::kEpiCols, m0);
+      arch::tma_store_commit_group();
+    }
   }
 }
 
@@ -732,7 +740,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     k5_ws_tma_wgmma_kernel(const __grid_constant__ CUtensorMap tmap_a,  // A (M,K), box (BK, BM); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_b,  // B (N,K), box (BK, BN/cluster_m); MN-major (64, BK)
                            const __grid_constant__ CUtensorMap tmap_d,  // D (M,N), box (kEpiCols, 64)
-                           int M, int N, int K, int cluster_m, int raster_group, int stagger,
+                           int M, int N, int K, int cluster_m, int raster_group, int stagger, int chunk_parts,
                            const K5General<Cfg::kGeneral> general,  // rank-3 maps (batch) when kGeneral
                            const K5StreamK<Cfg::kStreamK> sk) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -891,12 +899,26 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     bool has_pending = false;
     int pending_m0 = 0, pending_n0 = 0, pending_bt = 0;
     constexpr auto kChunkSeq = std::make_integer_sequence<int, Cfg::kEpiChunks>{};
-    auto store_pending_chunk = [&](auto ch) {
-      if constexpr (Cfg::kDeferredStore) {
-        constexpr int CH = decltype(ch)::value;
-        store_d_chunk<Cfg, CH>([&](uint8_t* buf) { write_d_chunk_packed<Cfg, CH>(pending, buf, tid_wg / 32, tid_wg % 32); },
-                               d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg, pending_bt);
-      }
+    // chunk_parts P (1, 2, 4): each chunk of the pending tile is spread over P k_tiles, 4 / P of
+    // its four stmatrix a k_tile, its fence, barrier and TMA store with the last part.
+    const int pending_steps = chunk_parts * Cfg::kEpiChunks;
+    auto store_pending_part = [&](auto step, auto parts) {  // chunk step / P, part step % P
+      constexpr int P = decltype(parts)::value, CH = decltype(step)::value / P, PART = decltype(step)::value % P;
+      if constexpr (Cfg::kDeferredStore && CH < Cfg::kEpiChunks)
+        store_d_chunk<Cfg, CH, PART, P>(
+            [&](uint8_t* buf) {
+              write_d_chunk_packed<Cfg, CH, 4 / P * PART, 4 / P * (PART + 1)>(pending, buf, tid_wg / 32, tid_wg % 32);
+            },
+            d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg, pending_bt);
+    };
+    constexpr auto kStepSeq = std::make_integer_sequence<int, 4 * Cfg::kEpiChunks>{};
+    auto store_pending = [&](int step) {  // the pending tile's step: a chunk or a part of one
+      if (chunk_parts == 4)
+        with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 4>{}); }, kStepSeq);
+      else if (chunk_parts == 2)
+        with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 2>{}); }, kStepSeq);
+      else
+        with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 1>{}); }, kChunkSeq);
     };
 
     // The wide tile: its schedule made again here from opaque M, N, so that the divisions' results
@@ -990,7 +1012,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
         PIPEGEMM_TRACE_STAMP_AT(trace, stage_full, t_full, seq, kt, r.index);
         PIPEGEMM_TRACE_STAMP_AT(trace, mma_begin, t_full, seq, kt, r.index);
         if constexpr (Cfg::kDeferredStore) {
-          if (has_pending && kt - k0 < Cfg::kEpiChunks) with_chunk_index(kt - k0, store_pending_chunk, kChunkSeq);
+          if (has_pending && kt - k0 < pending_steps) store_pending(kt - k0);
         }
         arch::wgmma_wait_group<1>();
         if (kt > k0) {  // group kt-1 has retired (its slot goes back at once: no stage_released stamp)
@@ -1063,7 +1085,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // (the general epilogue's temporaries have no room beside a pending tile).
       if constexpr (Cfg::kDeferredStore) {
         if (has_pending)
-          for (int ch = k1 - k0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+          for (int st = k1 - k0; st < pending_steps; ++st) store_pending(st);
       }
       if constexpr (Cfg::kGeneral) {
         float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
@@ -1096,7 +1118,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
       if (has_pending)
-        for (int ch = 0; ch < Cfg::kEpiChunks; ++ch) with_chunk_index(ch, store_pending_chunk, kChunkSeq);
+        for (int st = 0; st < pending_steps; ++st) store_pending(st);
     }
     if (tid_wg == 0) arch::tma_store_wait_all<0>();  // smem stays alive until the stores are done
   }
