@@ -89,7 +89,10 @@ struct K5Variant {
   using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
   static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
-  static constexpr int64_t kChunkHalvesMinK = 1024;
+  // From this K the deferred chunks go out in halves (chunk_parts 2: eight k_tiles a tile, which
+  // K = 512 holds; K = 256 would leave half of them to the epilogue). H100, 4096x4096xK, alternating
+  // processes: halves 5-7% faster at K = 512, 1-3.5% at 768-1024, 0-2% at 1536-8192, 5.5% slower at 256.
+  static constexpr int64_t kChunkHalvesMinK = 512;
   // s8 (integer wgmma reads K-major tiles only) has no general form: the plain TN GEMM only.
   // B-resident (a CTA's B, one column of tiles, kept in smem): the plain TN GEMM with N <= 4 BN and
   // K <= kMaxK, in one launch form (no clusters, its own deferred-store epilogue).
@@ -256,7 +259,7 @@ struct K5Variant {
     const int stagger = (stagger_every() ? -1 : 1) * (C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted));
     // Deferred stores: each chunk of the pending tile spread over two k_tiles once K >= kChunkHalvesMinK
     // (kernel.cuh's chunk_parts; one chunk a k_tile put ~32 KB more shared-memory traffic in each of
-    // a tile's first four; a short mainloop would leave the halves to the epilogue).
+    // a tile's first four k_tiles).
     const int parts = chunk_parts_override() ? chunk_parts_override() : p.k >= kChunkHalvesMinK ? 2 : 1;
     st = cuda_status(cudaLaunchKernelEx(&cfg, k, ta, tb, td, int(p.m), int(p.n), int(p.k), cluster, raster_group, stagger,
                                         parts, general, sk),
