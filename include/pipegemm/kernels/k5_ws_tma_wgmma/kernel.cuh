@@ -920,6 +920,14 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       else
         with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 1>{}); }, kChunkSeq);
     };
+    // The pending tile's steps from `step` on with no mainloop to hide under (a short mainloop's
+    // epilogue, the CTA's last tile): the chunk in progress part by part, then whole chunks --
+    // parts there would only add barriers (one commit group a chunk either way).
+    auto flush_pending = [&](int step) {
+      for (; step % chunk_parts != 0 && step < pending_steps; ++step) store_pending(step);
+      for (int ch = step / chunk_parts; ch < Cfg::kEpiChunks; ++ch)
+        with_chunk_index(ch, [&](auto c1) { store_pending_part(c1, std::integral_constant<int, 1>{}); }, kChunkSeq);
+    };
 
     // The wide tile: its schedule made again here from opaque M, N, so that the divisions' results
     // are not live across setmaxnreg beside 192 accumulators (ptxas spilled two of them, 8 bytes).
@@ -1085,7 +1093,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // (the general epilogue's temporaries have no room beside a pending tile).
       if constexpr (Cfg::kDeferredStore) {
         if (has_pending)
-          for (int st = k1 - k0; st < pending_steps; ++st) store_pending(st);
+          flush_pending(k1 - k0);
       }
       if constexpr (Cfg::kGeneral) {
         float* sbias = smem.bias[Cfg::kPingpong ? c : 0];
@@ -1118,7 +1126,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
     }
     if constexpr (Cfg::kDeferredStore) {  // the last tile has no next mainloop to hide under
       if (has_pending)
-        for (int st = 0; st < pending_steps; ++st) store_pending(st);
+        flush_pending(0);
     }
     if (tid_wg == 0) arch::tma_store_wait_all<0>();  // smem stays alive until the stores are done
   }
