@@ -5,7 +5,7 @@
 # part by part and writes the rest whole. (1) correctness where a flush starts mid-chunk (halves or
 # quarters forced at K of 3-5 k_tiles) and at the default; the k5 GPU tests; fuzz; (2) the LLM suite,
 # BF16, default against P = 1 in alternating processes, burst.
-# Run: scripts/gpu_session.sh bench/jobs/s29_flush.sh pipegemm_cli pipegemm_gpu_tests   (carry .deps)
+# Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s29_flush.sh   (carry .carry)
 for p in 2 4; do
   for t in "f16" "bf16 --out-dtype bf16"; do
     k=${t%% *}
