@@ -911,6 +911,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
             },
             d_bufs, &tmap_d, pending_m0, pending_n0, c, tid_wg, pending_bt);
     };
+    auto store_pending_chunk = [&](int ch) {  // a whole chunk
+      with_chunk_index(ch, [&](auto c1) { store_pending_part(c1, std::integral_constant<int, 1>{}); }, kChunkSeq);
+    };
     constexpr auto kStepSeq = std::make_integer_sequence<int, 4 * Cfg::kEpiChunks>{};
     auto store_pending = [&](int step) {  // the pending tile's step: a chunk or a part of one
       if (chunk_parts == 4)
@@ -918,15 +921,14 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       else if (chunk_parts == 2)
         with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 2>{}); }, kStepSeq);
       else
-        with_chunk_index(step, [&](auto st) { store_pending_part(st, std::integral_constant<int, 1>{}); }, kChunkSeq);
+        store_pending_chunk(step);
     };
     // The pending tile's steps from `step` on with no mainloop to hide under (a short mainloop's
     // epilogue, the CTA's last tile): the chunk in progress part by part, then whole chunks --
     // parts there would only add barriers (one commit group a chunk either way).
     auto flush_pending = [&](int step) {
       for (; step % chunk_parts != 0 && step < pending_steps; ++step) store_pending(step);
-      for (int ch = step / chunk_parts; ch < Cfg::kEpiChunks; ++ch)
-        with_chunk_index(ch, [&](auto c1) { store_pending_part(c1, std::integral_constant<int, 1>{}); }, kChunkSeq);
+      for (int ch = step / chunk_parts; ch < Cfg::kEpiChunks; ++ch) store_pending_chunk(ch);
     };
 
     // The wide tile: its schedule made again here from opaque M, N, so that the divisions' results
