@@ -25,6 +25,20 @@ __device__ __forceinline__ float4 lds_v4_f32(uint32_t addr) {
   return v;
 }
 
+// ld.shared::cluster.v4.f32: the 16 bytes at the same shared-window offset in cluster CTA `rank`
+// (mapa translates the address; `rank` may be this CTA's own). The reader orders it after the
+// owner's writes with a cluster barrier (arch::cluster_sync).
+__device__ __forceinline__ float4 ld_dsmem_v4_f32(uint32_t addr, uint32_t rank) {
+  float4 v;
+  asm volatile(
+      "{\n.reg .u32 remote;\nmapa.shared::cluster.u32 remote, %4, %5;\n"
+      "ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [remote];\n}"
+      : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+      : "r"(addr), "r"(rank)
+      : "memory");
+  return v;
+}
+
 __device__ __forceinline__ void sts_f32(uint32_t addr, float v) {
   asm volatile("st.shared.f32 [%0], %1;" ::"r"(addr), "f"(v) : "memory");
 }
