@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "kernels/k5_tensor_map.hpp"
+#include "median_ms.hpp"
 #include "pipegemm/arch/barrier.cuh"
 #include "pipegemm/arch/fence.cuh"
 #include "pipegemm/arch/flag.cuh"
@@ -227,26 +228,6 @@ __global__ void __launch_bounds__(384, 1)
       std::exit(2);                                                                            \
     }                                                                                          \
   } while (0)
-
-template <class F>
-double median_ms(F&& launch, int group = 20) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0), cudaEventCreate(&e1);
-  for (int i = 0; i < 5; ++i) launch();
-  std::vector<float> t;
-  for (int r = 0; r < 15; ++r) {
-    cudaEventRecord(e0);
-    for (int i = 0; i < group; ++i) launch();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    t.push_back(ms / group);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(e0), cudaEventDestroy(e1);
-  return t[t.size() / 2];
-}
 
 struct Set {
   void *a = nullptr, *w = nullptr, *d = nullptr;

@@ -37,6 +37,7 @@
 #include "pipegemm/arch/wgmma.cuh"
 #include "pipegemm/pipeline/mbarrier_pipeline.cuh"
 #include "kernels/k5_tensor_map.hpp"
+#include "median_ms.hpp"
 
 namespace arch = pipegemm::arch;
 constexpr int kBM = 64, kBK = 64;
@@ -212,26 +213,6 @@ bool tensor_map(CUtensorMap* m, const void* base, int64_t rows, int64_t cols) {
   const pipegemm::Status st = pipegemm::detail::make_tensor_map_2d_sw128(m, base, pipegemm::DType::f16, rows, cols, cols, 64, 64);
   if (!st.ok()) std::printf("%s\n", st.message.c_str());
   return st.ok();
-}
-
-template <class F>
-double median_ms(F&& launch, int group) {
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0), cudaEventCreate(&e1);
-  for (int i = 0; i < 5; ++i) launch();
-  std::vector<float> t;
-  for (int r = 0; r < 15; ++r) {
-    cudaEventRecord(e0);
-    for (int i = 0; i < group; ++i) launch();
-    cudaEventRecord(e1);
-    cudaEventSynchronize(e1);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
-    t.push_back(ms / group);
-  }
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(e0), cudaEventDestroy(e1);
-  return t[t.size() / 2];
 }
 
 struct Sets {

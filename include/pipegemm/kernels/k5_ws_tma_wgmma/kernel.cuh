@@ -201,14 +201,21 @@ struct K5Config {
     return m;
   }();
 
-  static constexpr int kProducerRegs = 40;   // one thread issues TMA; the rest idle
-  static constexpr int kConsumerRegs = 232;  // 128 accumulators + addressing + epilogue
+  // One thread issues TMA, the rest idle; a consumer holds 128 accumulators (192 with two m64n192
+  // blocks) + addressing + epilogue. The 128x192 ping-pong's turn-taking state spilled 12 bytes
+  // beside 192 accumulators at 232: it takes 240, the producer 24.
+  static constexpr bool kWidePingpong = PINGPONG_ && kMBlocks > 1 && BN > 128;
+  static constexpr int kProducerRegs = kWidePingpong ? 24 : 40;
+  static constexpr int kConsumerRegs = kWidePingpong ? 240 : 232;
 
   static_assert(BM == kWgmmaM * kMBlocks * kTileConsumers && (kMBlocks == 1 || kMBlocks == 2),
-                "a consumer owns 64 rows of a tile (128-row tiles, or 64 in ping-pong) or 128 (256-row tiles)");
-  static_assert(kMBlocks == 1 || (BN == 192 && !GENERAL_ && !PINGPONG_ && !B_RESIDENT_ && !STREAM_K_ && !DEFERRED_STORE_),
-                "the wide tile: 256x192, the plain ring form (2 x 96 accumulators leave no room for a deferred "
-                "tile or the general epilogue; stream-K's slots hold one block)");
+                "a consumer owns 64 rows of a tile (128-row tiles, or 64 in ping-pong) or 128 (256-row tiles, "
+                "or the 128x192 ping-pong)");
+  static_assert(kMBlocks == 1 || ((BN == 192 || (BN == 128 && PINGPONG_)) && !GENERAL_ && !B_RESIDENT_ && !STREAM_K_ &&
+                                   !DEFERRED_STORE_),
+                "two m64 blocks a consumer: the wide tile 256x192 or the ping-pong 128x192 / 128x128, the plain "
+                "ring form (2 x 96 accumulators leave no room for a deferred tile or the general epilogue -- the "
+                "epilogue code handles one block; stream-K's slots hold one block)");
   static_assert(!kPingpong || !DEFERRED_STORE_, "ping-pong hides the tile's stores under the other consumer's mainloop already");
   static_assert(!B_RESIDENT_ || (!GENERAL_ && !PINGPONG_), "B-resident: the plain cooperative form");
   static_assert(B_SLOTS_ == 0 || B_RESIDENT_, "B slots apart from the ring: B-resident only");
