@@ -59,7 +59,6 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
 // $PIPEGEMM_K5_SHORT_K up to which K the short-K config runs (default kShortK),
 // $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
-// $PIPEGEMM_K5_STAGGER_EVERY=1 sets that lag at every unit (the default: the first unit only),
 // $PIPEGEMM_K5_GENERAL_DEFER=1 defers the general form's stores too (CfgGeneral),
 // $PIPEGEMM_K5_CHUNK_PARTS=1|2|4 over how many k_tiles a deferred chunk is written (default: 2 from
 // K = kChunkHalvesMinK, else 1),
@@ -165,10 +164,6 @@ struct K5Variant {
     static const int n = env_int("PIPEGEMM_K5_STAGGER", -1);
     return n;
   }
-  static bool stagger_every() {  // cooperative: the stagger at every unit, not the first only
-    static const bool e = env_int("PIPEGEMM_K5_STAGGER_EVERY") != 0;
-    return e;
-  }
   static int chunk_parts_override() {  // deferred forms: k_tiles a pending chunk is spread over (0: by K)
     static const int n = env_int("PIPEGEMM_K5_CHUNK_PARTS");
     return n == 1 || n == 2 || n == 4 ? n : 0;
@@ -255,8 +250,7 @@ struct K5Variant {
     // K <= kShortK a tile has few k_tiles to overlap (and the short-K general form meets at a 256-thread
     // barrier every tile), so the consumers stay in step.
     const int wanted = stagger_override() >= 0 ? stagger_override() : p.k > kShortK ? C::kStagger : 0;
-    // $PIPEGEMM_K5_STAGGER_EVERY=1: the lag set again at every unit (a negative stagger, kernel.cuh).
-    const int stagger = (stagger_every() ? -1 : 1) * (C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted));
+    const int stagger = C::kPingpong ? 0 : std::min(C::STAGES - 1, wanted);
     // Deferred stores: each chunk of the pending tile spread over two k_tiles once K >= kChunkHalvesMinK
     // (kernel.cuh's chunk_parts; one chunk a k_tile put ~32 KB more shared-memory traffic in each of
     // a tile's first four k_tiles).

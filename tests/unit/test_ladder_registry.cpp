@@ -432,3 +432,35 @@ TEST(LadderChoice, WithoutACostModelAutoTakesTheHighestRungThatAcceptsTheProblem
     EXPECT_EQ(v->family, "k4_multistage") << to_string(t) << " -> " << v->name;
   }
 }
+
+// Session 30: ping-pong with 128-row tiles -- each consumer a whole (128, BN) tile as two m64 blocks
+// (128x192: 192 accumulators, setmaxnreg 240 / 24; 128x128: 128), plain TN, auto's only where a tune
+// entry timed it fastest; the SASS check expects both blocks' wgmma in each k_tile (2 x 4).
+TEST(LadderRegistry, K5PingPongWith128RowTilesIsPlainTunedOnlyAndTwoBlocksAKTile) {
+  struct Want {
+    const char* name;
+    int bn, stages, smem_max;
+  };
+  for (const Want& w : {Want{"k5_f16_128x192x64_s4_pingpong", 192, 4, 227 * 1024},
+                        Want{"k5_bf16_128x192x64_s4_pingpong", 192, 4, 227 * 1024},
+                        Want{"k5_f16_128x128x64_s6_pingpong", 128, 6, 227 * 1024},
+                        Want{"k5_bf16_128x128x64_s6_pingpong", 128, 6, 227 * 1024}}) {
+    const Variant* v = find_variant(w.name);
+    if (!v) GTEST_SKIP() << "this build has no sm_90a (k5) kernels";
+    EXPECT_EQ(v->tile.bm, 128) << w.name;
+    EXPECT_EQ(v->tile.bn, w.bn) << w.name;
+    EXPECT_EQ(v->tile.stages, w.stages) << w.name;
+    EXPECT_EQ(v->tile.mma_n, w.bn) << w.name;
+    EXPECT_LE(v->tile.smem_bytes, w.smem_max) << w.name;
+    EXPECT_TRUE(v->mech.pingpong) << w.name;
+    EXPECT_EQ(v->mech.stagger, 0) << w.name;
+    EXPECT_FALSE(v->auto_candidate) << w.name;
+    EXPECT_TRUE(v->auto_tuned_only) << w.name;
+    EXPECT_EQ(sass::expect_for(*v).mma_per_k_tile, 8) << w.name;
+    Problem p = problem(v->a_type, 4096, 4096, 4096);
+    EXPECT_TRUE(check_variant(*v, p, 90).ok()) << check_variant(*v, p, 90).message;
+    p.bias = Bias::per_col;
+    const Status s = check_variant(*v, p.normalized(), 90);
+    EXPECT_EQ(s.code, StatusCode::not_supported) << w.name;
+  }
+}

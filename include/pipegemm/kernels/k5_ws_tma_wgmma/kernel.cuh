@@ -366,8 +366,8 @@ constexpr int kTurnBarrier = 4;
 // the next tile. The ring bounds it: consumer 0 runs ahead on slots consumer 1 has yet to release,
 // so stagger < STAGES (the launcher clamps). Session 27's traces (ns-resolution, H100, 4096^3) find
 // the lag gone after the first tile -- both consumers wait on each slot within ~10 ns of each other
-// and start their epilogues together -- so stagger < 0 sets it again at every unit (measured by
-// $PIPEGEMM_K5_STAGGER_EVERY=1).
+// and start their epilogues together; setting it again at every unit measured slower (session 28,
+// docs/hopper.md), so it is the first unit's only.
 constexpr int kStaggerBarrier = 6;
 template <class Cfg>
 __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e, int m0, int n0, int M, int N, int t) {
@@ -981,14 +981,10 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, 1)
       // Stagger (cooperative): consumer 0 lets consumer 1 in after issuing k_tile stagger_kt. A flag,
       // not seq == 0: seq is otherwise only the trace's, and keeping it live spills the general
       // f32-D kernels (ptxas, 12 bytes).
-      // stagger < 0: the lag -stagger is set again at every unit of at least STAGES k_tiles (consumer 0
-      // cannot then arrive for the next unit before consumer 1 has passed this one's barrier: it
-      // needs slots only consumer 1's k_tiles of this unit free).
       int stagger_kt = -1;
-      const int lag = stagger < 0 ? -stagger : stagger;
-      if (!Cfg::kPingpong && lag > 0 && (first_unit || (stagger < 0 && k1 - k0 >= STAGES))) {
+      if (!Cfg::kPingpong && stagger > 0 && first_unit) {
         if (c == 1) arch::named_barrier_sync(kStaggerBarrier, 256);
-        else stagger_kt = min(k0 + lag, k1) - 1;
+        else stagger_kt = min(k0 + stagger, k1) - 1;
       }
       first_unit = false;
 
