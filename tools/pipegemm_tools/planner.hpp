@@ -32,7 +32,7 @@ struct KernelDesc {
   DType in = DType::f16, acc = DType::f32;
   PipelineKind pipeline = PipelineKind::cp_async_ring;
   MmaKind mma = MmaKind::mma_sync;
-  bool pingpong = false;    // k5: the two consumers on alternate 64-row tiles (Mechanism::pingpong)
+  bool pingpong = false;    // k5: the two consumers on alternate tiles of BM rows (Mechanism::pingpong)
   bool b_resident = false;  // k5: B loaded once and kept; a k_tile's copy is A's alone (Mechanism::b_resident)
   bool swap_ab = false;     // skinny: BN (the streamed rows) on the MMA's M side, BM on its N side
   int warps_m = 0, warps_n = 0;  // mma.sync: the warp layout (Mechanism::warps_m/n; 0 = unknown)

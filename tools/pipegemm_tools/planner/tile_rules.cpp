@@ -40,7 +40,7 @@ Status vector_copy_rules(const KernelDesc& k) {
 
 // kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
 // TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256,
-// m64n128 or m64n64 per k_block -- or, the wide tile, of two m64n192 blocks).
+// m64n128 or m64n64 per k_block -- or, the wide tile and the 128-row ping-pong, of two m64 blocks).
 Status tma_rules(const KernelDesc& k) {
   const int eb = dtype_bytes(k.in);
   if (k.bn / 2 > 256 || k.bm > 256)
@@ -49,13 +49,17 @@ Status tma_rules(const KernelDesc& k) {
     return bad("a stage of " + str(ring_bytes_per_stage(k)) + " bytes is past the mbarrier tx-count range (< 1 MB)");
   if (k.family != "k5_ws_tma_wgmma") return {};
   const std::string f = "k5_ws_tma_wgmma: ";
-  if (k.pingpong && k.bm != 64)
-    return bad(f + "one consumer warpgroup per 64-row tile (ping-pong): BM must be 64, not " + str(k.bm));
+  // Ping-pong: a consumer warpgroup owns a whole tile of one m64 block, or of two (m64n192 or m64n128,
+  // 16-bit inputs: 192 or 128 accumulators).
+  const bool pingpong_two_blocks = k.pingpong && k.bm == 128;
+  if (k.pingpong && k.bm != 64 && !(pingpong_two_blocks && (k.bn == 192 || k.bn == 128) && k.in != DType::i8))
+    return bad(f + "one consumer warpgroup per tile (ping-pong): BM must be 64, or 128 with BN = 192 or 128 and "
+                   "16-bit inputs (two m64 blocks), not " + tile_name(k));
   if (!k.pingpong && k.bm != 128 && k.bm != 256)
     return bad(f + "two consumer warpgroups of one or two m64 blocks each: BM must be 128 or 256, not " + str(k.bm));
   if (k.bm == 256 && k.bn != 192)
     return bad(f + "the wide tile (two m64 blocks a consumer, 2 x 96 accumulators): BN must be 192, not " + str(k.bn));
-  if (k.bm != 256 && k.bn != 256 && !((k.bn == 128 || k.bn == 64) && k.in != DType::i8))
+  if (k.bm != 256 && !pingpong_two_blocks && k.bn != 256 && !((k.bn == 128 || k.bn == 64) && k.in != DType::i8))
     return bad(f + "one wgmma m64n256 (16-bit inputs: or m64n128, m64n64) covers the CTA tile's N: BN must be 256" +
                (k.in == DType::i8 ? "" : ", 128 or 64") + ", not " + str(k.bn));
   if (k.bn == 64 && !k.pingpong)  // kernel.cuh: the 64-wide tile is the plain ping-pong form's only
