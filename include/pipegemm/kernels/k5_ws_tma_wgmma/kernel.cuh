@@ -210,7 +210,7 @@ struct K5Config {
 
   static_assert(BM == kWgmmaM * kMBlocks * kTileConsumers && (kMBlocks == 1 || kMBlocks == 2),
                 "a consumer owns 64 rows of a tile (128-row tiles, or 64 in ping-pong) or 128 (256-row tiles, "
-                "or the 128x192 ping-pong)");
+                "or the 128-row ping-pong)");
   static_assert(kMBlocks == 1 || ((BN == 192 || (BN == 128 && PINGPONG_)) && !GENERAL_ && !B_RESIDENT_ && !STREAM_K_ &&
                                    !DEFERRED_STORE_),
                 "two m64 blocks a consumer: the wide tile 256x192 or the ping-pong 128x192 / 128x128, the plain "
