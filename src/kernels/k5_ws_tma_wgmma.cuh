@@ -59,7 +59,6 @@ using K5ShortK = std::conditional_t<
 // $PIPEGEMM_K5_SK_FANIN how many workers may share one unit when there are fewer units than SMs,
 // $PIPEGEMM_K5_SHORT_K up to which K the short-K config runs (default kShortK),
 // $PIPEGEMM_K5_STAGGER by how many k_tiles consumer 1 trails consumer 0 (cooperative; kernel.cuh),
-// $PIPEGEMM_K5_GENERAL_DEFER=1 defers the general form's stores too (CfgGeneral),
 // $PIPEGEMM_K5_CHUNK_PARTS=1|2|4 over how many k_tiles a deferred chunk is written (default: 2 from
 // K = kChunkHalvesMinK, else 1),
 // $PIPEGEMM_PDL=0 launches without programmatic dependent launch (launch_util.cuh).
@@ -71,15 +70,14 @@ struct K5Variant {
   using CfgShortK = K5ShortK<Cfg>;
   static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
                                        !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
-  // DEFER (kDeferAlways configs): the general form defers its stores like the plain one -- the
-  // epilogue applies alpha, C, bias and activation to the fp32 accumulators, then packs them, and
-  // the tile goes out under the next tile's wgmma. Built in session 19 without a GPU: by
-  // $PIPEGEMM_K5_GENERAL_DEFER=1 until it has verified and measured beside the form that stores
-  // at once (general_defer()).
-  template <bool A_MN, bool B_MN, bool DEFER = false>
+  // The general form stores its tile in its own epilogue. Deferring those stores like the plain
+  // form's (sessions 19-29, $PIPEGEMM_K5_GENERAL_DEFER) measured level or slower on every epilogue
+  // row in two sessions (docs/hopper.md) and was removed in session 30 with its second set of
+  // general kernels.
+  template <bool A_MN, bool B_MN>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, DEFER && kDeferAlways, true, A_MN, B_MN, Cfg::kPingpong,
-                                           false, Cfg::kStreamK>;
+                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong, false,
+                                           Cfg::kStreamK>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
@@ -167,10 +165,6 @@ struct K5Variant {
   static int chunk_parts_override() {  // deferred forms: k_tiles a pending chunk is spread over (0: by K)
     static const int n = env_int("PIPEGEMM_K5_CHUNK_PARTS");
     return n == 1 || n == 2 || n == 4 ? n : 0;
-  }
-  static bool general_defer() {  // the general form's deferred stores (kDeferAlways configs only)
-    static const bool d = env_int("PIPEGEMM_K5_GENERAL_DEFER") != 0;
-    return d;
   }
   static int64_t short_k_max() {  // the short-K config runs up to this K
     static const int64_t n = env_int("PIPEGEMM_K5_SHORT_K", int(kShortK));
@@ -288,19 +282,17 @@ struct K5Variant {
       return launch_with<Cfg>(p, x, s, cluster);
     }
   }
-  template <bool DEFER>
   static Status launch_general(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     const bool a_mn = p.a_layout == Layout::ColMajor, b_mn = p.b_layout == Layout::ColMajor;
-    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true, DEFER>>(p, x, s, cluster);
-    if (a_mn) return launch_with<CfgGeneral<true, false, DEFER>>(p, x, s, cluster);
-    if (b_mn) return launch_with<CfgGeneral<false, true, DEFER>>(p, x, s, cluster);
-    return launch_with<CfgGeneral<false, false, DEFER>>(p, x, s, cluster);
+    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true>>(p, x, s, cluster);
+    if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
+    if (b_mn) return launch_with<CfgGeneral<false, true>>(p, x, s, cluster);
+    return launch_with<CfgGeneral<false, false>>(p, x, s, cluster);
   }
   static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     if (p.plain_tn())
       return launch_plain(p, x, s, cluster);
-    if (kDeferAlways && general_defer()) return launch_general<true>(p, x, s, cluster);
-    return launch_general<false>(p, x, s, cluster);
+    return launch_general(p, x, s, cluster);
   }
 
   static Status occupancy(int* blocks, int* regs) {
