@@ -249,30 +249,40 @@ constexpr int cluster_size() {
   return MODE == kDsmem ? SPLIT : MODE == kGlobalMcastA ? 2 : 1;
 }
 
+// A launch configuration of `grid` CTAs of the form in clusters of its cluster_size (`attr` holds the
+// attribute); the first call for a form lets it ask for its dynamic shared memory.
 template <class T, int BN, int SPLIT, int MODE>
-cudaError_t launch(const Set& s, int M, int N, int K, int* ctas = nullptr) {
-  using L = Layout<BN>;
-  auto kern = splitk_kernel<T, BN, SPLIT, MODE>;
-  static bool once = [&] {
-    cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, L::kBytes);
+cudaLaunchConfig_t form_config(dim3 grid, cudaLaunchAttribute& attr) {
+  static const bool smem_set = [] {
+    cudaFuncSetAttribute(splitk_kernel<T, BN, SPLIT, MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                         Layout<BN>::kBytes);
     return true;
   }();
-  (void)once;
-  const int n_tiles = (N + BN - 1) / BN;
+  (void)smem_set;
   cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(unsigned(n_tiles * SPLIT), unsigned((M + 127) / 128));
+  cfg.gridDim = grid;
   cfg.blockDim = dim3(384);
-  cfg.dynamicSmemBytes = L::kBytes;
+  cfg.dynamicSmemBytes = Layout<BN>::kBytes;
+  attr = cudaLaunchAttribute{};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = cluster_size<MODE, SPLIT>(), attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr, cfg.numAttrs = 1;
+  return cfg;
+}
+
+template <class T, int BN, int SPLIT, int MODE>
+cudaError_t launch(const Set& s, int M, int N, int K, int* ctas = nullptr) {
+  const int n_tiles = (N + BN - 1) / BN;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg =
+      form_config<T, BN, SPLIT, MODE>(dim3(unsigned(n_tiles * SPLIT), unsigned((M + 127) / 128)), attr);
   if (ctas) *ctas = int(cfg.gridDim.x * cfg.gridDim.y);
   // The global modes wait on each other's flags: every CTA must be resident at once.
   if (MODE != kDsmem && int(cfg.gridDim.x * cfg.gridDim.y) > g_scratch.sms) return cudaErrorInvalidConfiguration;
   if (MODE == kGlobalMcastA && n_tiles % 2) return cudaErrorInvalidConfiguration;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = cluster_size<MODE, SPLIT>(), attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr, cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, kern, MODE == kGlobalMcastA ? s.ta64 : s.ta, BN == 64 ? s.tw64 : BN == 128 ? s.tw128 : s.tw256,
-                            static_cast<T*>(s.d), M, N, K, g_scratch.ws, g_scratch.flags, ++g_scratch.epoch);
+  return cudaLaunchKernelEx(&cfg, splitk_kernel<T, BN, SPLIT, MODE>, MODE == kGlobalMcastA ? s.ta64 : s.ta,
+                            BN == 64 ? s.tw64 : BN == 128 ? s.tw128 : s.tw256, static_cast<T*>(s.d), M, N, K,
+                            g_scratch.ws, g_scratch.flags, ++g_scratch.epoch);
 }
 
 struct Form {
@@ -285,19 +295,10 @@ struct Form {
 
 template <class T, int BN, int SPLIT, int MODE>
 int max_clusters() {
-  using L = Layout<BN>;
-  auto kern = splitk_kernel<T, BN, SPLIT, MODE>;
-  cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, L::kBytes);
-  cudaLaunchConfig_t cfg{};
-  cfg.gridDim = dim3(unsigned(cluster_size<MODE, SPLIT>() * 64), 1);
-  cfg.blockDim = dim3(384);
-  cfg.dynamicSmemBytes = L::kBytes;
-  cudaLaunchAttribute attr{};
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = cluster_size<MODE, SPLIT>(), attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr, cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg = form_config<T, BN, SPLIT, MODE>(dim3(unsigned(cluster_size<MODE, SPLIT>() * 64)), attr);
   int n = -1;
-  cudaOccupancyMaxActiveClusters(&n, kern, &cfg);
+  cudaOccupancyMaxActiveClusters(&n, splitk_kernel<T, BN, SPLIT, MODE>, &cfg);
   return n;
 }
 
@@ -326,7 +327,7 @@ std::vector<Form> forms() {
 }
 
 template <class T>
-int run_shape(int M, int N, int K, cublasHandle_t blas, cublasLtHandle_t lt, void* ws, size_t ws_bytes, int sms) {
+int run_shape(int M, int N, int K, cublasHandle_t blas, cublasLtHandle_t lt, void* ws, size_t ws_bytes) {
   const bool bf = std::is_same_v<T, __nv_bfloat16>;
   const pipegemm::DType dt = bf ? pipegemm::DType::bf16 : pipegemm::DType::f16;
   const cudaDataType_t cdt = bf ? CUDA_R_16BF : CUDA_R_16F;
@@ -477,7 +478,6 @@ int run_shape(int M, int N, int K, cublasHandle_t blas, cublasLtHandle_t lt, voi
   cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
   cublasLtMatmulDescDestroy(op);
   for (auto& s : sets) cudaFree(s.a), cudaFree(s.w), cudaFree(s.d);
-  (void)sms;
   return bad ? 1 : 0;
 }
 
@@ -512,8 +512,8 @@ int main(int argc, char** argv) {
       std::printf("skip %s: MxNxK with N, K multiples of 8, K >= 64\n", argv[i]);
       continue;
     }
-    const int r = bf ? run_shape<__nv_bfloat16>(M, N, K, blas, lt, ws, ws_bytes, prop.multiProcessorCount)
-                     : run_shape<__half>(M, N, K, blas, lt, ws, ws_bytes, prop.multiProcessorCount);
+    const int r = bf ? run_shape<__nv_bfloat16>(M, N, K, blas, lt, ws, ws_bytes)
+                     : run_shape<__half>(M, N, K, blas, lt, ws, ws_bytes);
     rc = std::max(rc, r);
   }
   return rc;
