@@ -116,13 +116,14 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   e.memory_us = p.bytes() / (bw * kDramEff);
   if (v.mech.pipeline == PipelineKind::none) e.memory_us /= kK0MemEff;
   // skinny streams at 0.86-0.98 of the best cuBLAS on aligned decode shapes (the measured rate:
-  // a tie on the model goes to cuBLAS; tune entries say where skinny wins), its element form (A or
-  // B rows not in whole 16-byte vectors) at ~0.68 of that: 1591 GB/s on 1x4097x4099 against 2339 on
-  // 8x4095x4096 (bench/results/2026-12-02_h200_s11_call{2,3}_*).
+  // a tie on the model goes to cuBLAS; tune entries say where skinny wins), its any-alignment form
+  // (A or B rows not in whole 16-byte vectors: five 4-byte words a lane) at ~0.88 of that: 18.1 us
+  // on 1x4096x4095 against 15.9 on 1x4096x4096, 20.1 against 17.6 at M = 16 (H100, session 31:
+  // bench/results/2026-12-06_h100_s31_call3_*; the element form it replaced ran at ~0.68).
   if (v.mech.swap_ab) {
     e.memory_us /= 0.92;
     if (dtype_bytes(p.a_type) == 2 && (p.lda % 8 || p.ldb % 8 || (p.batch > 1 && (p.stride_a % 8 || p.stride_b % 8))))
-      e.memory_us /= 0.68;
+      e.memory_us /= 0.88;
   }
 
   const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);  // K's quantum: the variant's k_tile

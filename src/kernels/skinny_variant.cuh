@@ -1,7 +1,8 @@
 // Launcher, registry entry and table macro of the skinny family (kernels/skinny/kernel.cuh): thin
 // problems, min(M, N) <= BM. One registered variant = two instantiations of one config, chosen
-// per problem: 16-byte loads when both operands' rows and pointers allow them, element loads
-// (any alignment: odd K, odd leading dimensions, 2-byte pointers) otherwise.
+// per problem: 16-byte loads when both operands' rows and pointers allow them, aligned 4-byte
+// words funnel-shifted into place (any alignment: odd K, odd leading dimensions, 2-byte pointers)
+// otherwise.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -21,13 +22,13 @@
 
 namespace pipegemm::detail {
 
-template <class Types, class Cfg8, class Cfg1>
+template <class Types, class Cfg8, class CfgAny>
 struct SkinnyVariant {
   using TA = typename Cfg8::TA;
   using TD = typename Cfg8::TD;
   static constexpr int kProductsPerLaunch = 65535;  // grid z
 
-  // Each load form's own occupancy (the element form holds more registers), asked once.
+  // Each load form's own occupancy (the any-alignment form holds more registers), asked once.
   template <class C>
   static int blocks_per_sm() {
     static const int blocks = [] {
@@ -113,7 +114,7 @@ struct SkinnyVariant {
     if (std::min(p.m, p.n) > Cfg8::kMaxX)  // make()'s max_thin refuses it before a launch
       return Status::error(StatusCode::not_supported, "skinny: M or N at most " + std::to_string(Cfg8::kMaxX));
     const auto a = args_for(p, x);
-    return vectors_fit(a) ? launch_with<Cfg8>(a, p.batch, s) : launch_with<Cfg1>(a, p.batch, s);
+    return vectors_fit(a) ? launch_with<Cfg8>(a, p.batch, s) : launch_with<CfgAny>(a, p.batch, s);
   }
 
   static Status occupancy(int* blocks, int* regs) {
@@ -128,13 +129,13 @@ struct SkinnyVariant {
                                     Cfg8::kMechanism);
     Requirements& r = v.req;
     r.max_thin = Cfg8::kMaxX;
-    r.ptr_align_bytes = int(sizeof(TA));  // natural alignment: 16-byte loads where rows allow, else elements
+    r.ptr_align_bytes = int(sizeof(TA));  // natural alignment: 16-byte loads where rows allow, else words
     r.d_align_bytes = int(sizeof(TD));
     // The full epilogue and the batch; K-major A and B (MN-major operands: k5 or k0).
     r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
     r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
-    // The 16-byte form's kernel (Li8E: VEC = 8, then the name tag); the element form is the same
-    // code with narrower loads.
+    // The 16-byte form's kernel (Li8E: VEC = 8, then the name tag); the any-alignment form is the
+    // same code with 4-byte loads and a funnel shift before the MMAs.
     v.symbol = "skinny_kernel*Li8EN*SkinnyName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
@@ -155,8 +156,8 @@ struct SkinnyVariant {
     using Name = PIPEGEMM_CAT(SkinnyName_, name);                                                            \
     static_assert((bk) % (32 * (warps)) == 0, "BK: whole 32-wide steps per warp");                          \
     using Cfg8 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), l2, 8, Name>; \
-    using Cfg1 = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), 0, 1, Name>;  \
-    out.push_back(SkinnyVariant<types::t, Cfg8, Cfg1>::make(PIPEGEMM_STR(name)));                            \
+    using CfgAny = kernels::skinny::SkinnyConfig<TA, TD, mx, rows, warps, (bk) / (32 * (warps)), l2, 2, Name>; \
+    out.push_back(SkinnyVariant<types::t, Cfg8, CfgAny>::make(PIPEGEMM_STR(name)));                          \
   }                                                                                                          \
   }
 #define PIPEGEMM_SKINNY(t, mx, rows, bk, warps) \

@@ -1,6 +1,7 @@
 // skinny (thin problems, min(M, N) <= BM): every skinny variant against the CPU reference on
 // decode shapes (small M) and thin ones (small N), both load forms (16-byte rows, and any
-// alignment: odd K, odd leading dimensions, pointers one element off), the K splits' bits
+// alignment -- aligned 4-byte words shifted into place: odd K, odd leading dimensions, pointers
+// one element off), the K splits' bits
 // repeated on a second run, the full epilogue over a batch, and the refusals and plan (no GPU).
 #include <gtest/gtest.h>
 
@@ -119,8 +120,8 @@ TEST(SkinnyVerify, DecodeAndThinShapesInBothLoadFormsRepeatBitForBit) {
       {31, 520, 8200, 0},   // four n8 blocks, the last partial
       {32, 33, 64, 0},      // one k_tile: a warp per CTA has work
       {3000, 9, 500, 0},    // thin N: A streamed, D written along its rows
-      {1, 4099, 1001, 0},   // odd K: element loads
-      {13, 777, 4096, 1},   // pointers one element off 16 bytes: element loads
+      {1, 4099, 1001, 0},   // odd K: the any-alignment form
+      {13, 777, 4096, 1},   // pointers one element off 16 bytes: the any-alignment form
       {1, 1, 1, 0},         // one element
   };
   int ran = 0;
@@ -134,7 +135,7 @@ TEST(SkinnyVerify, PaddedLeadingDimensionsInBothLoadForms) {
   int ran = 0;
   for (DType t : {DType::f16, DType::bf16}) {
     Problem p = problem(5, 3000, 1000, t);
-    p.lda = 1003, p.ldb = 1010, p.ldd = 3007;  // odd lda: element loads
+    p.lda = 1003, p.ldb = 1010, p.ldd = 3007;  // odd lda: the any-alignment form
     ran += verify_skinny(p.normalized(), 0, 5);
     p = problem(9, 2048, 2048, t);
     p.lda = 2056, p.ldb = 2064, p.ldd = 2050;  // whole 16-byte rows: vector loads
@@ -177,6 +178,31 @@ TEST(SkinnyVerify, VectorFormTailIgnoresNaNPaddingPastK) {
       p.lda = p.ldb = (c.k + 7) / 8 * 8 + 8;  // whole 16-byte rows: the vector form
       p = p.normalized();
       HostInputs h = make_random_inputs(p, 31 + uint64_t(c.k), 0);
+      nan_past_k(&h.A, t, c.m, c.k, p.lda);
+      nan_past_k(&h.B, t, c.n, c.k, p.ldb);
+      ran += verify_skinny(p, std::move(h));
+    }
+  EXPECT_GT(ran, 0);
+}
+
+// The any-alignment form (rows off 16 bytes: five aligned 4-byte words a lane, shifted into place)
+// reads up to one element either side of a lane's 8 -- at a row's ends the previous row's padding or
+// its own past K, both NaN here -- and must use none of them: odd and even leading dimensions off
+// 16 bytes, K a multiple of the k_tile (the last whole k_tile goes to the tail), tiny and ragged K.
+TEST(SkinnyVerify, AnyAlignmentFormIgnoresNaNOnEitherSideOfItsWords) {
+  if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;
+  struct Case { int64_t m, n, k, pad; };
+  const Case cases[] = {{1, 4096, 4095, 2}, {4, 1000, 64, 1}, {3, 777, 130, 3}, {16, 520, 9, 4},
+                        {30, 513, 1, 1},    {4100, 5, 257, 2}, {7, 2000, 4096, 5}, {2, 300, 256, 6},
+                        {9, 333, 1000, 2},  {1, 65, 17, 1}};
+  int ran = 0;
+  for (DType t : {DType::f16, DType::bf16})
+    for (const Case& c : cases) {
+      Problem p = problem(c.m, c.n, c.k, t);
+      p.lda = p.ldb = c.k + c.pad;  // never a whole number of 16-byte vectors: c.pad is not k's complement
+      if (p.lda % 8 == 0) p.lda = p.ldb = p.lda + 1;
+      p = p.normalized();
+      HostInputs h = make_random_inputs(p, 41 + uint64_t(c.k), 0);
       nan_past_k(&h.A, t, c.m, c.k, p.lda);
       nan_past_k(&h.B, t, c.n, c.k, p.ldb);
       ran += verify_skinny(p, std::move(h));
