@@ -71,6 +71,18 @@ void nan_past_k(std::vector<uint8_t>* m, DType t, int64_t rows, int64_t k, int64
       std::memcpy(m->data() + (r * ld + c) * 2, &nan, 2);
 }
 
+// verify_skinny of (m, n, k) in type t with both operands' rows ld elements apart, the columns
+// [k, ld) of every row NaN.
+int verify_skinny_nan_past_k(int64_t m, int64_t n, int64_t k, int64_t ld, DType t, uint64_t seed) {
+  Problem p = problem(m, n, k, t);
+  p.lda = p.ldb = ld;
+  p = p.normalized();
+  HostInputs h = make_random_inputs(p, seed, 0);
+  nan_past_k(&h.A, t, m, k, p.lda);
+  nan_past_k(&h.B, t, n, k, p.ldb);
+  return verify_skinny(p, std::move(h));
+}
+
 }  // namespace
 
 TEST(SkinnyPlan, SplitsFillTheSlotsInWholeWavesAndNeverLeaveASplitEmpty) {
@@ -173,15 +185,8 @@ TEST(SkinnyVerify, VectorFormTailIgnoresNaNPaddingPastK) {
                         {5, 1000, 40}, {16, 520, 72}, {30, 513, 66}, {4100, 5, 20}, {7, 2000, 4100}};
   int ran = 0;
   for (DType t : {DType::f16, DType::bf16})
-    for (const Case& c : cases) {
-      Problem p = problem(c.m, c.n, c.k, t);
-      p.lda = p.ldb = (c.k + 7) / 8 * 8 + 8;  // whole 16-byte rows: the vector form
-      p = p.normalized();
-      HostInputs h = make_random_inputs(p, 31 + uint64_t(c.k), 0);
-      nan_past_k(&h.A, t, c.m, c.k, p.lda);
-      nan_past_k(&h.B, t, c.n, c.k, p.ldb);
-      ran += verify_skinny(p, std::move(h));
-    }
+    for (const Case& c : cases)  // whole 16-byte rows: the vector form
+      ran += verify_skinny_nan_past_k(c.m, c.n, c.k, (c.k + 7) / 8 * 8 + 8, t, 31 + uint64_t(c.k));
   EXPECT_GT(ran, 0);
 }
 
@@ -198,14 +203,8 @@ TEST(SkinnyVerify, AnyAlignmentFormIgnoresNaNOnEitherSideOfItsWords) {
   int ran = 0;
   for (DType t : {DType::f16, DType::bf16})
     for (const Case& c : cases) {
-      Problem p = problem(c.m, c.n, c.k, t);
-      p.lda = p.ldb = c.k + c.pad;  // never a whole number of 16-byte vectors: c.pad is not k's complement
-      if (p.lda % 8 == 0) p.lda = p.ldb = p.lda + 1;
-      p = p.normalized();
-      HostInputs h = make_random_inputs(p, 41 + uint64_t(c.k), 0);
-      nan_past_k(&h.A, t, c.m, c.k, p.lda);
-      nan_past_k(&h.B, t, c.n, c.k, p.ldb);
-      ran += verify_skinny(p, std::move(h));
+      const int64_t ld = (c.k + c.pad) % 8 ? c.k + c.pad : c.k + c.pad + 1;  // never whole 16-byte rows
+      ran += verify_skinny_nan_past_k(c.m, c.n, c.k, ld, t, 41 + uint64_t(c.k));
     }
   EXPECT_GT(ran, 0);
 }
