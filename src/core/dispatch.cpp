@@ -65,6 +65,17 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 // by entry and a held-out suite against it, these constants did best of those tried; moving each
 // neighbour's time by the cost model's change of standing between the shapes did worse
 // (bench/results/2026-12-04_h200_s16_call3_*).
+// A thin variant (skinny: min(M, N) <= its max_thin) is scored over the neighbours it could run on:
+// counting the others against it (they never time it) left the 8-row form out wherever most
+// neighbours had 9-32 rows, and auto took the 16- or 32-row form at 1.2-1.6x its time (session 31,
+// bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*). kMinCoverage: the share of the
+// neighbours' weight such a variant must still have, so that one far shape does not decide.
+bool thin_enough(const Variant& v, const std::string& shape) {
+  long long m = 0, n = 0, k = 0;
+  if (v.req.max_thin <= 0 || std::sscanf(shape.c_str(), "%lldx%lldx%lld", &m, &n, &k) != 3) return true;
+  return std::min(m, n) <= v.req.max_thin;
+}
+constexpr double kMinCoverage = 0.1;
 constexpr int kNeighbours = 8;
 constexpr double kNeighbourRadius = 20;  // five octaves along one dimension
 constexpr double kRiskShare = 0.5;
@@ -277,8 +288,10 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
   std::vector<Scored> scored;
   for (const Variant* v : cands) {
     if (lt && v->family == "cublas") continue;
-    double sum = 0, w = 0, worst = 0;
+    double sum = 0, w = 0, worst = 0, could = 0;
     for (const Near& x : near) {
+      if (!thin_enough(*v, x.e->shape)) continue;  // it could not have run there: no evidence either way
+      could += x.w;
       const double mine = x.e->timed_us(v->name);
       if (mine <= 0) continue;
       const double r = std::log(mine / x.fastest);
@@ -286,7 +299,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
       w += x.w;
       worst = std::max(worst, r);
     }
-    if (w < 0.5 * total) continue;
+    if (w < 0.5 * could || could < kMinCoverage * total) continue;
     scored.push_back({v, sum / w + kRiskShare * worst - (v->is_peer() ? std::log(kPeerShare) : 0.0), sum / w});
   }
   if (scored.empty()) return nullptr;

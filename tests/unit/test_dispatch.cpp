@@ -507,6 +507,31 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
   EXPECT_EQ(choose_auto(problem(DType::f16, 3, 4096, 4096), h200(), nullptr, nullptr, nullptr, two).source, "neighbours");
 }
 
+// A thin variant is scored over the neighbours it could have run on: the 8-row skinny form, never
+// timed where min(M, N) > 8, still wins an M = 4 problem on the strength of the M = 4 neighbour
+// where it ran fastest; counting the nearer M = 12 neighbours against it left it out (session 31).
+TEST(AutoChoice, ThinVariantsAreScoredOnlyOverTheNeighboursTheyCouldRunOn) {
+  const std::string s8 = "skinny_f16_8x32x256_w4", s32 = "skinny_f16_32x32x128_w4", lt = "cublaslt_f16";
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  TuneEntry four = entry(problem(DType::f16, 4, 2048, 4096), "NVIDIA H200", s8);  // the farther one
+  four.timed = {{s8, 5.0}, {s32, 6.5}, {lt, 6.2}};
+  tabs.tables[0].put(four);
+  for (int64_t n : {8192, 10240, 12288}) {  // M = 12: the 8-row form refuses, so it is not timed
+    TuneEntry e = entry(problem(DType::f16, 12, n, 4096), "NVIDIA H200", s32);
+    e.timed = {{s32, 10.0 * double(n) / 4096}, {lt, 11.0 * double(n) / 4096}};
+    tabs.tables[0].put(e);
+  }
+  const Choice c = choose_auto(problem(DType::f16, 4, 10000, 4096), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "neighbours") << c.why;
+  EXPECT_EQ(c.variant->name, s8) << c.why;
+  // At M = 12 it is no candidate, and the M = 12 neighbours decide.
+  const Choice wide = choose_auto(problem(DType::f16, 12, 10000, 4096), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(wide.variant, nullptr) << wide.why;
+  EXPECT_EQ(wide.variant->name, s32) << wide.why;
+}
+
 TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {
   const std::string path = ::testing::TempDir() + "/replay_table.json";
   const std::string k4 = "k4_f16_128x128x32_s4", lt = "cublaslt_f16";
