@@ -12,10 +12,10 @@
 //
 // K order inside a 32-wide step is a free choice (both operands use the same one): lane (g, t)
 // loads elements 8t .. 8t+7 of a row -- one 16-byte vector -- and feeds words 0-1 to the step's
-// first m16n8k16 and words 2-3 to its second. Rows off 16 bytes (odd K or ld, 2-byte pointers) load
-// the same 8 elements as five aligned 4-byte words, funnel-shifted into place when the MMAs need
-// them -- not when the loads land, so the loads stay in flight under the previous k_tile's MMAs. On the 8-wide side a B fragment is one row's two
-// words, so W's vector IS two fragments (registers used where they land: no MOV touches a load
+// first m16n8k16 and words 2-3 to its second. Rows off 16 bytes (odd K or ld, 2-byte pointers)
+// load the same 8 elements as five aligned 4-byte words, funnel-shifted into place when the MMAs
+// need them -- not when the loads land, so the loads stay in flight under the previous k_tile's
+// MMAs. On the 8-wide side a B fragment is one row's two words, so W's vector IS two fragments (registers used where they land: no MOV touches a load
 // in flight); X's A fragments pair rows g and g + 8 (gathered once per step, for every W block).
 // Four lanes read a row's 64 contiguous bytes.
 //
@@ -159,10 +159,11 @@ __device__ __forceinline__ uint4 load8_elements(const TA* row, int k, int K) {
 }
 
 // Elements k .. k+7 of a row (k a multiple of 8). VEC 2 reads the aligned words from the one that
-// holds element k to the one that holds element k+7 (the fifth only when the row sits 2 bytes into
-// a word): at most element k-1 and k+8 besides -- inside the row but at its ends, where the word
-// holding its first element holds no other row's data but maybe the previous one's last. The main
-// loop runs such loads only where k + 9 <= K (whole k_tiles below K - 1).
+// holds element k to the one that holds element k+7 (a fifth only when the row sits 2 bytes into a
+// word), so besides them at most elements k-1 and k+8: element -1 is the 2 bytes before the row (the
+// previous row's last element or padding, or the 2 bytes before the matrix inside its allocation,
+// whose start is aligned), and the main loop runs such loads only where k + 9 <= K (whole k_tiles
+// ending below K - 1). The shifts drop both.
 template <class Cfg, bool kStream>
 __device__ __forceinline__ RawVec<Cfg::kVec> load8(RowPtr<typename Cfg::TA> row, int k) {
   RawVec<Cfg::kVec> r;
