@@ -70,11 +70,12 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 // neighbours had 9-32 rows, and auto took the 16- or 32-row form at 1.2-1.6x its time (session 31,
 // bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*). kMinCoverage: the share of the
 // neighbours' weight such a variant must still have, so that one far shape does not decide.
-bool thin_enough(const Variant& v, const std::string& shape) {
+// min(M, N) of a tuned shape "MxNxK" (0 if it does not read as one: no thin variant is then held back).
+long long thin_side(const std::string& shape) {
   long long m = 0, n = 0, k = 0;
-  if (v.req.max_thin <= 0 || std::sscanf(shape.c_str(), "%lldx%lldx%lld", &m, &n, &k) != 3) return true;
-  return std::min(m, n) <= v.req.max_thin;
+  return std::sscanf(shape.c_str(), "%lldx%lldx%lld", &m, &n, &k) == 3 ? std::min(m, n) : 0;
 }
+bool thin_enough(const Variant& v, long long thin) { return v.req.max_thin <= 0 || thin <= v.req.max_thin; }
 constexpr double kMinCoverage = 0.1;
 constexpr int kNeighbours = 8;
 constexpr double kNeighbourRadius = 20;  // five octaves along one dimension
@@ -263,7 +264,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
                                 const TuneTables& tables, std::string* why) {
   BucketPlace here;
   if (!bucket_place(key.bucket, &here)) return nullptr;
-  struct Near { double d, w, fastest; const TuneEntry* e; };
+  struct Near { double d, w, fastest; const TuneEntry* e; long long thin; };
   std::vector<Near> near;
   for (const TuneTable& t : tables.tables)
     for (const TuneEntry& e : t.entries()) {
@@ -276,7 +277,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
       if (d > kNeighbourRadius) continue;
       double fastest = e.timed[0].second;
       for (const auto& t : e.timed) fastest = std::min(fastest, t.second);
-      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e});
+      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e, thin_side(e.shape)});
     }
   if (near.empty()) return nullptr;
   std::stable_sort(near.begin(), near.end(), [](const Near& x, const Near& y) { return x.d < y.d; });
@@ -290,7 +291,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     if (lt && v->family == "cublas") continue;
     double sum = 0, w = 0, worst = 0, could = 0;
     for (const Near& x : near) {
-      if (!thin_enough(*v, x.e->shape)) continue;  // it could not have run there: no evidence either way
+      if (!thin_enough(*v, x.thin)) continue;  // it could not have run there: no evidence either way
       could += x.w;
       const double mine = x.e->timed_us(v->name);
       if (mine <= 0) continue;

@@ -8,12 +8,6 @@
 
 namespace pipegemm::arch {
 
-__device__ __forceinline__ uint32_t ld_global_nc_early_b32(const void* p) {
-  uint32_t v;
-  asm volatile("ld.global.nc.b32 %0, [%1];" : "=r"(v) : "l"(p));
-  return v;
-}
-
 __device__ __forceinline__ uint16_t ld_global_nc_early_b16(const void* p) {
   uint16_t v;
   asm volatile("ld.global.nc.b16 %0, [%1];" : "=h"(v) : "l"(p));
@@ -40,9 +34,9 @@ __device__ __forceinline__ uint4 ld_global_nc_stream_v4(const void* p) {
   return v;
 }
 
-// One aligned 4-byte word of read-only data, kept in L1: a thin GEMM's rows off 16 bytes, read as
-// five such words a lane for 8 elements -- the warp's neighbouring words are L1 hits (with
-// L1::no_allocate every word went to L2: 5x the sectors, 1.2-1.9x the time). kL2Prefetch as above.
+// One 4-byte word of read-only data, kept in L1 (k5's f32 bias; a thin GEMM's rows off 16 bytes,
+// read as five such words a lane for 8 elements -- the warp's neighbouring words are L1 hits: with
+// L1::no_allocate every word went to L2, 5x the sectors, 1.2-1.9x the time). kL2Prefetch as above.
 template <int kL2Prefetch = 0>
 __device__ __forceinline__ uint32_t ld_global_nc_b32(const void* p) {
   static_assert(kL2Prefetch == 0 || kL2Prefetch == 256, "no prefetch, or L2::256B");

@@ -375,7 +375,7 @@ __device__ __forceinline__ uint32_t load_tile_bias(const common::EpilogueArgs& e
   const bool col = e.bias_mode == Bias::per_col;
   const int i = col ? n0 + t : m0 + t;
   if (!(col ? i < N : t < Cfg::BM && i < M)) return 0;  // 0 bits: 0.0 in every type
-  if (e.bias_type == DType::f32) return arch::ld_global_nc_early_b32(static_cast<const float*>(e.bias) + i);
+  if (e.bias_type == DType::f32) return arch::ld_global_nc_b32(static_cast<const float*>(e.bias) + i);
   return arch::ld_global_nc_early_b16(static_cast<const uint16_t*>(e.bias) + i);
 }
 // By `threads` threads sharing named barrier `barrier` (a consumer's 128 under the mainloop, or

@@ -15,8 +15,9 @@
 // first m16n8k16 and words 2-3 to its second. Rows off 16 bytes (odd K or ld, 2-byte pointers)
 // load the same 8 elements as five aligned 4-byte words, funnel-shifted into place when the MMAs
 // need them -- not when the loads land, so the loads stay in flight under the previous k_tile's
-// MMAs. On the 8-wide side a B fragment is one row's two words, so W's vector IS two fragments (registers used where they land: no MOV touches a load
-// in flight); X's A fragments pair rows g and g + 8 (gathered once per step, for every W block).
+// MMAs. On the 8-wide side a B fragment is one row's two words, so W's vector IS two fragments
+// (registers used where they land: no MOV touches a load in flight); X's A fragments pair rows g
+// and g + 8 (gathered once per step, for every W block).
 // Four lanes read a row's 64 contiguous bytes.
 //
 // Work: CTA (x = kRows rows of W, y = K split, z = product); its kWarps warps take the CTA's
@@ -181,19 +182,19 @@ __device__ __forceinline__ RawVec<Cfg::kVec> load8(RowPtr<typename Cfg::TA> row,
   return r;
 }
 
-// K's partial k_tile: 8 elements as fragments, zeros past K.
+// K's partial k_tile: 8 elements already as fragments (a RawVec<8>), zeros past K.
 template <class Cfg, bool kStream>
-__device__ __forceinline__ uint4 load8_tail(RowPtr<typename Cfg::TA> row, int k, int K) {
+__device__ __forceinline__ RawVec<8> load8_tail(RowPtr<typename Cfg::TA> row, int k, int K) {
   // VEC 8: wholly past K, zeros, nothing read; only the vector that straddles K takes the element
   // loads (at a tiny K -- 8: one vector a row -- every other lane of the tail k_tile did 8 of them).
   // VEC 2 takes the element loads throughout: a branch between its words and the elements
   // (divergent at the lane that reaches K) cost each vector a memory latency of its own, in turn
   // (4x11559x57: 3.7 -> 6.7 us, session 31).
   if constexpr (Cfg::kVec == 8) {
-    if (k >= K) return make_uint4(0u, 0u, 0u, 0u);
-    if (k + 8 <= K) return load8<Cfg, kStream>(row, k).get(row.shift);
+    if (k >= K) return {make_uint4(0u, 0u, 0u, 0u)};
+    if (k + 8 <= K) return load8<Cfg, kStream>(row, k);
   }
-  return load8_elements(row.p, k, K);
+  return {load8_elements(row.p, k, K)};
 }
 
 __device__ __forceinline__ uint32_t word(const uint4& v, int i) { return i == 0 ? v.x : i == 1 ? v.y : i == 2 ? v.z : v.w; }
@@ -206,17 +207,12 @@ __device__ __forceinline__ TD to_d(float v) {
 }
 
 // One warp's k_tile in registers: (UNROLL steps) x (kWB n8 blocks) of W, x (kXT m16 tiles x rows
-// g, g+8) of X; V: RawVec<kVec> (the loads as they land) or uint4 (the tail, already fragments).
-template <class Cfg, class V>
+// g, g+8) of X, as RawVec<VEC>: the loads as they land (VEC = kVec), or the tail's fragments (8).
+template <class Cfg, int VEC>
 struct SkinnyFragments {
-  V w[Cfg::kUnroll][Cfg::kWB];
-  V x[Cfg::kUnroll][Cfg::kXT][Cfg::kMaxX > 8 ? 2 : 1];
+  RawVec<VEC> w[Cfg::kUnroll][Cfg::kWB];
+  RawVec<VEC> x[Cfg::kUnroll][Cfg::kXT][Cfg::kMaxX > 8 ? 2 : 1];
 };
-__device__ __forceinline__ uint4 fragments(const uint4& v, uint32_t) { return v; }
-template <int VEC>
-__device__ __forceinline__ uint4 fragments(const RawVec<VEC>& v, uint32_t shift) {
-  return v.get(shift);
-}
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
@@ -257,8 +253,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
 #pragma unroll
       for (int i = 0; i < 4; ++i) acc[xt][wb][i] = 0.f;
 
-  using Raw = SkinnyFragments<Cfg, RawVec<Cfg::kVec>>;
-  using Tail = SkinnyFragments<Cfg, uint4>;
+  using Raw = SkinnyFragments<Cfg, Cfg::kVec>;
+  using Tail = SkinnyFragments<Cfg, 8>;
   auto load_k_tile = [&](Raw& f, int kt) {
 #pragma unroll
     for (int u = 0; u < U; ++u) {
@@ -293,9 +289,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
 #pragma unroll
       for (int xt = 0; xt < XT; ++xt)
 #pragma unroll
-        for (int h = 0; h < kXHalves; ++h) xv[xt][h] = fragments(f.x[u][xt][h], xrow[xt][h].shift);
+        for (int h = 0; h < kXHalves; ++h) xv[xt][h] = f.x[u][xt][h].get(xrow[xt][h].shift);
 #pragma unroll
-      for (int wb = 0; wb < WB; ++wb) wv[wb] = fragments(f.w[u][wb], wrow[wb].shift);
+      for (int wb = 0; wb < WB; ++wb) wv[wb] = f.w[u][wb].get(wrow[wb].shift);
 #pragma unroll
       for (int s = 0; s < 2; ++s)
 #pragma unroll
