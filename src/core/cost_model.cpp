@@ -48,7 +48,7 @@ int rate_for(MmaKind mma, const Variant& v, const plan::MathRates& r) {
     case MmaKind::wgmma: return is_int8(v.a_type) ? r.wgmma_i8 : v.a_type == DType::f32 ? 0 : r.wgmma_f16;
     case MmaKind::mma_sync:
       return is_int8(v.a_type) ? r.mma_i8 : v.a_type == DType::f32 ? 0 : f16acc ? r.mma_f16_f16acc : r.mma_f16_f32acc;
-    case MmaKind::ffma: return v.a_type == DType::f32 ? r.ffma_f32 : 0;
+    case MmaKind::ffma: return is_int8(v.a_type) ? 0 : r.ffma_f32;  // 16-bit inputs: converted to fp32 (shortk)
     case MmaKind::library: break;
   }
   // cuBLAS: the fastest path the GPU has for the types (fp32 stays FFMA: no TF32).
@@ -57,12 +57,16 @@ int rate_for(MmaKind mma, const Variant& v, const plan::MathRates& r) {
   return w ? w : rate_for(MmaKind::mma_sync, v, r);
 }
 
+// A kernel whose whole K is one k_tile, multiplied only as far as K goes (shortk): K has no quantum.
+bool one_k_tile(const Variant& v) { return v.req.max_k > 0 && v.req.max_k <= v.tile.bk; }
+
 // Steady-state efficiency of a pipeline (see the header comment for the measurements).
 double efficiency(const Variant& v) {
   const Mechanism& m = v.mech;
   switch (m.pipeline) {
     case PipelineKind::none: return 0.085;         // k0: LDG straight into the MMA
-    case PipelineKind::single: return 0.42;        // k1
+    // k1; shortk (the whole K one k_tile, FFMA): 2 + TM/4 LDS.128 per TM x 8 FFMA, nothing else in its loop.
+    case PipelineKind::single: return m.mma == MmaKind::ffma && one_k_tile(v) ? 0.8 : 0.42;
     case PipelineKind::ldg_register: return 0.36;  // k2
     case PipelineKind::cp_async_ring:              // k3 (2 slots), the seed, k4 (A reuse)
       return v.tile.stages <= 2 ? 0.47 : m.a_reuse ? 0.73 : 0.58;
@@ -126,7 +130,8 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
       e.memory_us /= 0.88;
   }
 
-  const int64_t kq = std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);  // K's quantum: the variant's k_tile
+  // K's quantum: the variant's k_tile (none where K is one k_tile computed to its end).
+  const int64_t kq = one_k_tile(v) ? 1 : std::max<int64_t>(v.tile.bk > 0 ? v.tile.bk : 64, 1);
   // One tile shape's time over the GPU: waves of (math + fill + the wave's D stores).
   auto wave_cost = [&](int bm, int bn, int blocks, double tile_eff, int split, CostEstimate* out) {
     const int64_t k_per = (p.k + split - 1) / split;

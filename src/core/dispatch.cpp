@@ -65,17 +65,26 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 // by entry and a held-out suite against it, these constants did best of those tried; moving each
 // neighbour's time by the cost model's change of standing between the shapes did worse
 // (bench/results/2026-12-04_h200_s16_call3_*).
-// A thin variant (skinny: min(M, N) <= its max_thin) is scored over the neighbours it could run on:
-// counting the others against it (they never time it) left the 8-row form out wherever most
-// neighbours had 9-32 rows, and auto took the 16- or 32-row form at 1.2-1.6x its time (session 31,
-// bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*). kMinCoverage: the share of the
-// neighbours' weight such a variant must still have, so that one far shape does not decide.
-// min(M, N) of a tuned shape "MxNxK" (0 if it does not read as one: no thin variant is then held back).
-long long thin_side(const std::string& shape) {
+// A variant bounded by the shape (skinny: min(M, N) <= its max_thin; shortk: K <= its max_k) is
+// scored over the neighbours it could run on: counting the others against it (they never time it)
+// left the 8-row skinny out wherever most neighbours had 9-32 rows, and auto took the 16- or 32-row
+// form at 1.2-1.6x its time (session 31, bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*).
+// kMinCoverage: the share of the neighbours' weight such a variant must still have, so that one far
+// shape does not decide.
+// A tuned shape "MxNxK" (all 0 if it does not read as one: no variant is then held back).
+struct ShapeMNK {
   long long m = 0, n = 0, k = 0;
-  return std::sscanf(shape.c_str(), "%lldx%lldx%lld", &m, &n, &k) == 3 ? std::min(m, n) : 0;
+};
+ShapeMNK shape_of(const std::string& shape) {
+  ShapeMNK s;
+  if (std::sscanf(shape.c_str(), "%lldx%lldx%lld", &s.m, &s.n, &s.k) != 3) s = ShapeMNK{};
+  return s;
 }
-bool thin_enough(const Variant& v, long long thin) { return v.req.max_thin <= 0 || thin <= v.req.max_thin; }
+bool could_run(const Variant& v, const ShapeMNK& s) {
+  const Requirements& r = v.req;
+  return (r.max_thin <= 0 || std::min(s.m, s.n) <= r.max_thin) && (r.max_k <= 0 || s.k <= r.max_k) &&
+         (r.max_n <= 0 || s.n <= r.max_n);
+}
 constexpr double kMinCoverage = 0.1;
 constexpr int kNeighbours = 8;
 constexpr double kNeighbourRadius = 20;  // five octaves along one dimension
@@ -264,7 +273,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
                                 const TuneTables& tables, std::string* why) {
   BucketPlace here;
   if (!bucket_place(key.bucket, &here)) return nullptr;
-  struct Near { double d, w, fastest; const TuneEntry* e; long long thin; };
+  struct Near { double d, w, fastest; const TuneEntry* e; ShapeMNK shape; };
   std::vector<Near> near;
   for (const TuneTable& t : tables.tables)
     for (const TuneEntry& e : t.entries()) {
@@ -277,7 +286,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
       if (d > kNeighbourRadius) continue;
       double fastest = e.timed[0].second;
       for (const auto& t : e.timed) fastest = std::min(fastest, t.second);
-      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e, thin_side(e.shape)});
+      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e, shape_of(e.shape)});
     }
   if (near.empty()) return nullptr;
   std::stable_sort(near.begin(), near.end(), [](const Near& x, const Near& y) { return x.d < y.d; });
@@ -291,7 +300,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     if (lt && v->family == "cublas") continue;
     double sum = 0, w = 0, worst = 0, could = 0;
     for (const Near& x : near) {
-      if (!thin_enough(*v, x.thin)) continue;  // it could not have run there: no evidence either way
+      if (!could_run(*v, x.shape)) continue;  // it could not have run there: no evidence either way
       could += x.w;
       const double mine = x.e->timed_us(v->name);
       if (mine <= 0) continue;

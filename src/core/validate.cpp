@@ -219,9 +219,11 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x) {
     return refuse("N=" + fmt_i(p.n) + " is not a multiple of " + fmt_i(r.n_multiple));
   if (p.k % r.k_multiple)
     return refuse("K=" + fmt_i(p.k) + " is not a multiple of " + fmt_i(r.k_multiple));
-  if ((r.max_n && p.n > r.max_n) || (r.max_k && p.k > r.max_k))
+  if (r.max_n && (p.n > r.max_n || (r.max_k && p.k > r.max_k)))
     return refuse("holds its tiles' B in shared memory: N <= " + fmt_i(r.max_n) + " and K <= " + fmt_i(r.max_k) +
                   " (this problem: N=" + fmt_i(p.n) + " K=" + fmt_i(p.k) + ")");
+  if (!r.max_n && r.max_k && p.k > r.max_k)
+    return refuse("is for short K: K at most " + fmt_i(r.max_k) + " (this problem: K=" + fmt_i(p.k) + ")");
   if (r.max_thin && std::min(p.m, p.n) > r.max_thin)
     return refuse("is for thin problems: M or N at most " + fmt_i(r.max_thin) + " (this problem: M=" + fmt_i(p.m) +
                   " N=" + fmt_i(p.n) + ")");

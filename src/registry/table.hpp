@@ -37,6 +37,7 @@
 #define PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e) PIPEGEMM_CAT(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), _cluster1x2)
 #define PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, w) PIPEGEMM_CAT(PIPEGEMM_NAME_TILE(skinny, t, mx, rows, bk), _w##w)
 #define PIPEGEMM_NAME_SKINNY_L2(t, mx, rows, bk, w) PIPEGEMM_CAT(PIPEGEMM_NAME_SKINNY(t, mx, rows, bk, w), _l2)
+#define PIPEGEMM_NAME_SHORTK(t, bm, bn, kmax) PIPEGEMM_NAME_TILE(shortk, t, bm, bn, kmax)
 #define PIPEGEMM_NAME_CUBLAS(t) cublas_##t
 #define PIPEGEMM_NAME_CUBLASLT(t) cublaslt_##t
 

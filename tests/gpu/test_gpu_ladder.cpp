@@ -49,11 +49,12 @@ void verify_ladder(const Problem& p) {
     Status accepts = check_variant(v, p, device_info().sm);
     VerifyOutcome o = s->verify(v);
     if (!accepts.ok()) {
-      // Refused for its vector width: the same refusal, before any launch.
+      // Refused for its vector width (or shortk's K bound): the same refusal, before any launch.
       EXPECT_EQ(o.status.code, StatusCode::not_supported) << v.name << ": " << o.status.message;
       EXPECT_EQ(o.status.message, accepts.message);
       EXPECT_TRUE(accepts.message.find("multiple of") != std::string::npos ||
-                  accepts.message.find("aligned") != std::string::npos)
+                  accepts.message.find("aligned") != std::string::npos ||
+                  (v.family == "shortk" && accepts.message.find("short K") != std::string::npos))
           << accepts.message;
       EXPECT_NE(v.rung, 0) << "k0 takes every shape: " << accepts.message;
       continue;
@@ -117,6 +118,24 @@ TEST(GpuLadder, FewerKTilesThanStagesAndDegenerateRows) {
   REQUIRE_GPU();
   for (auto s : {std::array<int64_t, 3>{256, 256, 32}, {1, 4096, 64}, {4096, 1, 64}, {64, 64, 8}})
     verify_ladder(make_problem(kF16, s[0], s[1], s[2]));
+}
+
+// shortk (K <= 16) in each of its four type sets, plain TN: K = 1, 2, an odd 9 and the bound 16;
+// D rows in whole 16-byte vectors (N = 4096, 512) and not (N = 517, 3), tiles cut on both edges,
+// a D larger than L2 (8193 x 4096 x 2 bytes); each shape must have run on shortk.
+TEST(GpuLadder, ShortKEveryTypeOnTinyK) {
+  REQUIRE_GPU();
+  const Types f16_f32{DType::f16, DType::f32, DType::f32}, bf16_f32{DType::bf16, DType::f32, DType::f32};
+  for (Types t : {kF16, kBF16, f16_f32, bf16_f32})
+    for (auto s : {std::array<int64_t, 3>{8193, 4096, 2}, {333, 517, 9}, {100, 512, 16}, {65, 3, 1}, {1, 4096, 5}}) {
+      if (s[0] == 8193 && t.out == DType::f32) continue;  // the 16-bit D is the write-bound case
+      const Problem p = make_problem(t, s[0], s[1], s[2]);
+      bool ran = false;
+      for (const Variant& v : variants())
+        ran |= v.family == "shortk" && v.a_type == t.in && v.d_type == t.out && check_variant(v, p, device_info().sm).ok();
+      EXPECT_TRUE(ran) << p.shape_string() << ": no shortk variant takes it";
+      verify_ladder(p);
+    }
 }
 
 TEST(GpuLadder, RefusedLaunchWritesNothing) {

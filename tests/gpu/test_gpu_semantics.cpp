@@ -216,6 +216,30 @@ TEST(GpuSemantics, K5EveryLayoutOnPartialTilesAndClusters) {
   }
 }
 
+// shortk (K <= 16) takes every cell of the matrix: each layout, D type, C mode, epilogue and batch
+// on shapes off its 32x256 tile with K = 1, an odd 7 and its bound 16 -- K-major fills walk k,
+// MN-major ones rows; D column-major for half the cells (the kernel then sees D^T, its stores
+// off 16 bytes when M is odd). Every cell must have run on a shortk variant.
+TEST(GpuSemantics, ShortKEveryLayoutEpilogueAndBatchOnTinyK) {
+  REQUIRE_GPU();
+  const auto t0 = std::chrono::steady_clock::now();
+  uint64_t seed = 20261501;
+  for (const char* mnk : {"37x53x7", "70x517x16", "1x300x1"}) {
+    Tally tally;
+    for (int layout = 0; layout < 4; ++layout)
+      for (int types = 0; types < 3; ++types)
+        for (int c = 0; c < 3; ++c)
+          for (int e = 0; e < 5; ++e)
+            for (int batch : {1, 3}) {
+              const int before = tally.family_runs;
+              const Cell cell{layout, types, c, e, batch};
+              verify_cell(mnk, cell, true, ++seed, &tally, "shortk");
+              EXPECT_GT(tally.family_runs - before, 0) << mnk << " " << cell.name() << ": no shortk variant ran it";
+            }
+    print(mnk, tally, since(t0));
+  }
+}
+
 // An int8 GEMM with a C apart (its own ldc) in a transposed layout: cuBLASLt's candidates returned
 // wrong int32 sums for such problems (fuzz, session 12), so cublaslt_i8 refuses them and auto
 // runs one of ours -- every element exact.

@@ -532,6 +532,33 @@ TEST(AutoChoice, ThinVariantsAreScoredOnlyOverTheNeighboursTheyCouldRunOn) {
   EXPECT_EQ(wide.variant->name, s32) << wide.why;
 }
 
+// The same for a variant bounded in K (shortk: K <= 16): neighbours with a longer K never time it,
+// so they are no evidence against it. A K = 8 problem: its K = 16 neighbour timed shortk ahead,
+// the three K = 32 ones (more of the weight together) time only k0 and cuBLASLt.
+TEST(AutoChoice, ShortKVariantsAreScoredOnlyOverTheNeighboursWithinTheirK) {
+  const std::string sk = "shortk_f16_32x256x16", k0 = "k0_f16_128x128x16", lt = "cublaslt_f16";
+  ASSERT_NE(find_variant(sk), nullptr);
+  EXPECT_EQ(find_variant(sk)->req.max_k, 16);
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  TuneEntry sixteen = entry(problem(DType::f16, 3000, 3000, 16), "NVIDIA H200", sk);
+  sixteen.timed = {{sk, 5.0}, {lt, 9.0}, {k0, 30.0}};
+  tabs.tables[0].put(sixteen);
+  for (int64_t m : {2048, 3072, 4096}) {
+    TuneEntry e = entry(problem(DType::f16, m, 3000, 32), "NVIDIA H200", lt);
+    e.timed = {{lt, 10.0}, {k0, 40.0}};
+    tabs.tables[0].put(e);
+  }
+  const Choice c = choose_auto(problem(DType::f16, 3000, 3000, 8), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "neighbours") << c.why;
+  EXPECT_EQ(c.variant->name, sk) << c.why;
+  // At K = 24 it refuses, and the K = 32 neighbours decide.
+  const Choice longer = choose_auto(problem(DType::f16, 3000, 3000, 24), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(longer.variant, nullptr) << longer.why;
+  EXPECT_EQ(longer.variant->name, lt) << longer.why;
+}
+
 TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {
   const std::string path = ::testing::TempDir() + "/replay_table.json";
   const std::string k4 = "k4_f16_128x128x32_s4", lt = "cublaslt_f16";

@@ -58,7 +58,7 @@ TEST(LadderRegistry, EveryRungIsRegisteredForEveryDataType) {
 
 TEST(LadderRegistry, EveryVariantIsFullyDescribed) {
   for (const Variant& v : variants()) {
-    if (v.rung < 0 || v.rung > 4 || v.family == "seed" || v.family == "skinny") continue;
+    if (v.rung < 0 || v.rung > 4 || v.family == "seed" || v.family == "skinny" || v.family == "shortk") continue;
     SCOPED_TRACE(v.name);
     EXPECT_EQ(v.family, kFamilies[v.rung]);
     EXPECT_GT(v.tile.bm, 0); EXPECT_GT(v.tile.bn, 0); EXPECT_GT(v.tile.bk, 0);
@@ -461,4 +461,41 @@ TEST(LadderRegistry, K5PingPongWith128RowTilesIsPlainTunedOnlyAndTwoBlocksAKTile
     const Status s = check_variant(*v, p.normalized(), 90);
     EXPECT_EQ(s.code, StatusCode::not_supported) << w.name;
   }
+}
+
+// shortk (K <= 16): one per 16-bit input type and D type, described by its fields -- FFMA on one
+// k_tile (the whole K), element loads, no overlap to prove -- and taking everything k0 takes
+// within its K bound, so auto may send it any tiny-K problem.
+TEST(LadderRegistry, ShortKTakesTheFullSemanticsWithinItsK) {
+  int n = 0;
+  for (const Variant& v : variants()) {
+    if (v.family != "shortk") continue;
+    ++n;
+    SCOPED_TRACE(v.name);
+    EXPECT_EQ(v.mech.mma, MmaKind::ffma);
+    EXPECT_EQ(v.mech.pipeline, PipelineKind::single);
+    EXPECT_EQ(v.mech.load, LoadPath::ldg);
+    EXPECT_EQ(v.req.max_k, v.tile.bk);
+    EXPECT_EQ(v.req.ptr_align_bytes, int(dtype_bytes(v.a_type)));
+    EXPECT_TRUE(v.req.a_mn_major && v.req.b_mn_major && v.req.scale && v.req.c_apart && v.req.c_f32 && v.req.batch);
+    EXPECT_TRUE(v.req.bias_per_row && v.req.bias_per_col && v.req.bias_f32);
+    EXPECT_EQ(v.req.activations, (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) |
+                                     (1u << int(Activation::gelu_erf)));
+    EXPECT_TRUE(v.auto_candidate);
+    const sass::Expect e = sass::expect_for(v);
+    EXPECT_EQ(e.mma_ops, std::vector<std::string>{"FFMA"});
+    EXPECT_EQ(e.load_ops, std::vector<std::string>{"LDG"});
+    EXPECT_FALSE(e.expect_overlap);
+    EXPECT_EQ(e.mma_per_k_tile, 0);  // its FFMA loop runs K times, not a k_tile's BK
+    // Refused past its K, with the bound named, before any launch.
+    Problem p;
+    p.m = 100, p.n = 100, p.k = v.tile.bk + 1;
+    p.a_type = p.b_type = v.a_type, p.acc_type = v.acc_type, p.d_type = v.d_type;
+    const Status s = check_variant(v, p.normalized(), 90);
+    EXPECT_FALSE(s.ok());
+    EXPECT_TRUE(contains(s.message, "short K: K at most 16")) << s.message;
+    p.k = v.tile.bk;
+    EXPECT_TRUE(check_variant(v, p.normalized(), 90).ok());
+  }
+  EXPECT_EQ(n, 4);
 }

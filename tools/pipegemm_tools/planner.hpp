@@ -35,6 +35,7 @@ struct KernelDesc {
   bool pingpong = false;    // k5: the two consumers on alternate tiles of BM rows (Mechanism::pingpong)
   bool b_resident = false;  // k5: B loaded once and kept; a k_tile's copy is A's alone (Mechanism::b_resident)
   bool swap_ab = false;     // skinny: BN (the streamed rows) on the MMA's M side, BM on its N side
+  int load_bytes = 16;      // a thread's global load (Mechanism::load_bytes): < 16, element loads (shortk's fill)
   int warps_m = 0, warps_n = 0;  // mma.sync: the warp layout (Mechanism::warps_m/n; 0 = unknown)
   int max_cluster = 1;      // k5: CTAs per cluster, multicasting B (Mechanism::max_cluster)
   bool cluster_n = false;   // k5: ... side by side along N, multicasting A (Mechanism::cluster_n)

@@ -57,6 +57,7 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.pingpong = v.mech.pingpong;
   k.b_resident = v.mech.b_resident;
   k.swap_ab = v.mech.swap_ab;
+  if (v.mech.load_bytes > 0) k.load_bytes = v.mech.load_bytes;
   k.warps_m = v.mech.warps_m;
   k.warps_n = v.mech.warps_n;
   k.max_cluster = v.mech.max_cluster;

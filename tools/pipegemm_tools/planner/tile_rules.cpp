@@ -38,6 +38,18 @@ Status vector_copy_rules(const KernelDesc& k) {
   return {};
 }
 
+// kernels/shortk/kernel.cuh: a single buffer filled element by element (any alignment), every
+// thread the same passes over each operand tile, and 8 consecutive columns a thread.
+Status element_fill_rules(const KernelDesc& k) {
+  if (k.threads % k.bk || k.threads % k.bm || k.threads % k.bn)
+    return bad("tile " + tile_name(k) + ": " + str(k.threads) + " threads do not make whole passes over each operand tile " +
+               "(threads % BK, threads % BM and threads % BN must be 0)");
+  if (k.bn % 8 || k.threads % (k.bn / 8) || k.bm % (k.threads / (k.bn / 8)))
+    return bad("tile " + tile_name(k) + ": 8 columns a thread must cover BN, and its rows BM, over " + str(k.threads) +
+               " threads");
+  return {};
+}
+
 // kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
 // TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256,
 // m64n128 or m64n64 per k_block -- or, the wide tile and the 128-row ping-pong, of two m64 blocks).
@@ -99,8 +111,10 @@ Status check_tile(const KernelDesc& k, const ArchSpec& a) {
                str(mn) + "x" + str(mk) + " for " + to_string(k.in) + (k.swap_ab ? ", BM padded" : "") +
                "): BM % " + str(mm) + ", BN % " + str(mn) + ", BK % " + str(mk) + " must be 0");
   Status s;
-  if (k.pipeline == PipelineKind::single || k.pipeline == PipelineKind::ldg_register ||
-      k.pipeline == PipelineKind::cp_async_ring)
+  if (k.pipeline == PipelineKind::single && k.load_bytes < 16)
+    s = element_fill_rules(k);
+  else if (k.pipeline == PipelineKind::single || k.pipeline == PipelineKind::ldg_register ||
+           k.pipeline == PipelineKind::cp_async_ring)
     s = vector_copy_rules(k);
   else if (k.pipeline == PipelineKind::mbarrier_ring)
     s = tma_rules(k);

@@ -1,0 +1,86 @@
+// Launcher, registry entry and table macro of the shortk family (kernels/shortk/kernel.cuh):
+// K <= KMAX, the output's bytes the whole cost. Takes what k0 takes (any layout, alignment, batch,
+// epilogue) within its K bound.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda_element.hpp"
+#include "kernels/launch_util.cuh"
+#include "pipegemm/kernels/common/epilogue.cuh"
+#include "pipegemm/kernels/shortk/kernel.cuh"
+#include "registry/table.hpp"
+
+namespace pipegemm::detail {
+
+template <class Types, class Cfg>
+struct ShortKVariant {
+  using TA = typename Cfg::TA;
+  using TD = typename Cfg::TD;
+  static constexpr auto kKernel = &kernels::shortk::shortk_kernel<Cfg>;
+
+  static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    if (p.k > Cfg::KMAX)  // make()'s max_k refuses it before a launch
+      return Status::error(StatusCode::not_supported, "shortk: K at most " + std::to_string(Cfg::KMAX));
+    const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
+    const kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
+                                                 static_cast<const TA*>(x.a),
+                                                 static_cast<const TA*>(x.b),
+                                                 int(p.m), int(p.n), int(p.k), int(p.batch),
+                                                 a_k ? p.lda : 1, a_k ? 1 : p.lda,
+                                                 b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
+                                                 p.ldd, p.stride_a, p.stride_b, p.stride_d,
+                                                 kernels::common::epilogue_args(p, x)};
+    cudaLaunchAttribute attrs[1];
+    cudaLaunchConfig_t cfg{};
+    cfg.gridDim = dim3(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
+                       unsigned(std::min<int64_t>(p.batch, 65535)));  // z: products, each CTA walking gridDim.z apart
+    cfg.blockDim = dim3(Cfg::kNumThreads);
+    cfg.stream = s;
+    cfg.attrs = attrs;
+    add_pdl_attribute(cfg);
+    Status st = cuda_status(cudaLaunchKernelEx(&cfg, kKernel, args), "cudaLaunchKernelEx(shortk_kernel)");
+    return st.ok() ? after_launch("shortk_kernel") : st;
+  }
+
+  static Status occupancy(int* blocks, int* regs) { return occupancy_of(kKernel, Cfg::kNumThreads, 0, blocks, regs); }
+
+  static Variant make(const char* name) {
+    // BK = KMAX, the one k_tile. No MMA shape (0): its FFMA loop runs K times, not a k_tile's BK, so
+    // the SASS checker's count of MMAs per k_tile does not apply (its loop holds BM * BN / threads).
+    Variant v = kernel_entry<Types>(name, "shortk", 1,
+                                    {Cfg::BM, Cfg::BN, Cfg::KMAX, /*stages=*/1, Cfg::kNumThreads, Cfg::kSmemBytes, 0, 0, 0},
+                                    Cfg::kMechanism);
+    Requirements& r = v.req;
+    r.max_k = Cfg::KMAX;
+    r.ptr_align_bytes = int(sizeof(TA));  // element loads; D: vectors where its rows allow, else elements
+    r.d_align_bytes = int(sizeof(TD));
+    r.a_mn_major = r.b_mn_major = true;
+    r.scale = r.c_apart = r.c_f32 = r.batch = r.bias_per_row = r.bias_per_col = r.bias_f32 = true;
+    r.activations = (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) | (1u << int(Activation::gelu_erf));
+    v.symbol = "shortk_kernel*ShortKName_" + std::string(name) + "E";
+    v.launch = &launch;
+    v.occupancy = &occupancy;
+    return v;
+  }
+};
+
+}  // namespace pipegemm::detail
+
+// PIPEGEMM_SHORTK(types, BM, BN, KMAX): BM x BN outputs a CTA of 256 threads, K <= KMAX.
+#define PIPEGEMM_SHORTK(t, bm, bn, kmax)                                                             \
+  namespace pipegemm::detail {                                                                      \
+  struct PIPEGEMM_CAT(ShortKName_, PIPEGEMM_NAME_SHORTK(t, bm, bn, kmax)) {};                       \
+  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_SHORTK(t, bm, bn, kmax))(std::vector<Variant> & out) {    \
+    using TA = typename CudaElement<types::t::a>::T;                                              \
+    using TD = typename CudaElement<types::t::d>::T;                                              \
+    using Cfg = kernels::shortk::ShortKConfig<TA, TD, bm, bn, kmax,                                 \
+                                              PIPEGEMM_CAT(ShortKName_, PIPEGEMM_NAME_SHORTK(t, bm, bn, kmax))>; \
+    out.push_back(ShortKVariant<types::t, Cfg>::make(PIPEGEMM_STR(PIPEGEMM_NAME_SHORTK(t, bm, bn, kmax)))); \
+  }                                                                                                 \
+  }
