@@ -10,24 +10,24 @@
 #     auto over the held-out tiny-K suite again with that copy;
 # (4) if time is left: the shortk tests under compute-sanitizer memcheck, a fuzz of 300 a 16-bit type.
 # Run: scripts/gpu_session.sh bench/jobs/s32_shortk.sh pipegemm_cli pipegemm_gpu_tests   (carry .deps)
-in_time 200 "GPU tests" && gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*:GpuLadder.Fp16WithFp32*:GpuLadder.Bf16*'
+in_time 170 "GPU tests" && gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*:GpuLadder.Fp16WithFp32*:GpuLadder.Bf16*'
 for t in "f16" "bf16 --out-dtype bf16"; do
   k=${t%% *}
-  in_time 260 "verify $k" || continue
+  in_time 220 "verify $k" || continue
   pg verify --shape 2742x5363x2 --kernel shortk_${k}_32x256x16 auto --dtype $t
   pg verify --shape 777x1001x13 --kernel shortk_${k}_32x256x16 auto --dtype $t --offset 1
   pg verify --shape 513x300x16 --layout NT --kernel shortk_${k}_32x256x16 auto --dtype $t --bias col --act gelu_tanh --beta 0.5
   pg verify --shape 100x4000x3 --layout TT --kernel shortk_${k}_32x256x16 auto --dtype $t --batch 3 --broadcast b
 done
-in_time 280 "sass" && pg sass --kernel shortk_f16_32x256x16 shortk_bf16_32x256x16 shortk_bf16_f32out_32x256x16
+in_time 235 "sass" && pg sass --kernel shortk_f16_32x256x16 shortk_bf16_32x256x16 shortk_bf16_f32out_32x256x16
 for t in f16 bf16; do
-  in_time 350 "bench tiny_k_heldout $t" && pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t \
+  in_time 300 "bench tiny_k_heldout $t" && pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t \
      --kernel shortk_${t}_32x256x16 auto --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}.md"
 done
-tune_copy bench/suites/tiny_k.txt 430
-auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_tuned 500 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
-in_time 520 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 40
-in_time 530 "fuzz" && fuzz_types 300 30 f16:3201 bf16:3202
+tune_copy bench/suites/tiny_k.txt 380
+auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_tuned 450 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
+in_time 470 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 40
+in_time 490 "fuzz" && fuzz_types 300 25 f16:3201 bf16:3202
 note "done at $(( $(date +%s) - t0 ))s"
 # The binaries back (stripped, gzipped) for the next calls' PIPEGEMM_PREBUILT=.carry; the results in
 # one tarball so the two fit the 8 files a call returns.
