@@ -14,7 +14,8 @@
 // rows by 8 consecutive columns from there (2 + TM/4 LDS.128 per k for TM x 8 FFMA -- every lane
 // of a row group reads the same A words: a broadcast) and stores its 8 columns of each row as one
 // 16-byte vector (two for an f32 D): a warp writes 512 contiguous bytes of a row. Rows of D off
-// 16 bytes, or cut by the N edge, store element by element.
+// 16 bytes (most random N: an ldd not a multiple of 8) are staged in shared memory and written by
+// whole warps, lanes on consecutive 4-byte words; the N edge of aligned rows stores element by element.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -45,7 +46,12 @@ struct ShortKConfig {
   // Shared rows padded by 4 floats: still 16-byte aligned, and the k-fastest fill of a K-major
   // operand (consecutive k of one row in consecutive lanes) spreads over banks 4 apart.
   static constexpr int kLdA = BM + 4, kLdB = BN + 4;
-  static constexpr int kSmemBytes = KMAX * (kLdA + kLdB) * 4;  // static
+  static constexpr int kOperandBytes = KMAX * (kLdA + kLdB) * 4;
+  // D's tile staged for rows off 16 bytes (the store phase reuses the operands' smem): rows padded by
+  // 8 elements, 16-byte aligned.
+  static constexpr int kLdD = BN + 8;
+  static constexpr int kStageBytes = BM * kLdD * int(sizeof(TD));
+  static constexpr int kSmemBytes = kOperandBytes > kStageBytes ? kOperandBytes : kStageBytes;  // static
   static_assert(BN % kCols == 0 && kNumThreads % kThreadsN == 0, "whole 8-column vectors per row");
   static_assert(BM % kThreadsM == 0 && (TM == 1 || TM == 2 || TM % 4 == 0), "TM rows: 1, 2 or a multiple of 4");
   static_assert(kSmemBytes <= 48 * 1024, "static shared memory");
@@ -123,13 +129,43 @@ constexpr int kMinBlocks = 2;
 constexpr int kMinBlocks = 3;
 #endif
 
+// D's staged tile (rows x cols of sD, pitch kLdD) to global rows that are not 16-byte vectors. Warp w
+// takes rows w, w + 8, ...; a 16-bit D goes out in 4-byte words (after one element where the row
+// starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
+// (Stored from registers, each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16
+// bytes apart: 3.5x cuBLASLt's time on 5801x12404x6, ldd = 12404.)
+template <class Cfg>
+__device__ __forceinline__ void store_rows_staged(const typename Cfg::TD* sD, typename Cfg::TD* g0, int64_t ldd,
+                                                  int rows, int cols) {
+  using TD = typename Cfg::TD;
+  const int lane = int(threadIdx.x) % 32;
+  for (int r = int(threadIdx.x) / 32; r < rows; r += Cfg::kNumThreads / 32) {
+    const TD* s = sD + r * Cfg::kLdD;
+    TD* g = g0 + r * ldd;
+    if constexpr (sizeof(TD) == 2) {
+      const uint16_t* s16 = reinterpret_cast<const uint16_t*>(s);
+      const int lead = reinterpret_cast<uintptr_t>(g) % 4 ? 1 : 0;
+      if (lead && lane == 0) g[0] = s[0];
+      const int pairs = (cols - lead) / 2;
+      uint32_t* g32 = reinterpret_cast<uint32_t*>(g + lead);
+      for (int p = lane; p < pairs; p += 32)
+        g32[p] = uint32_t(s16[lead + 2 * p]) | (uint32_t(s16[lead + 2 * p + 1]) << 16);
+      if ((cols - lead) % 2 && lane == 0) g[cols - 1] = s[cols - 1];
+    } else {
+      for (int c = lane; c < cols; c += 32) g[c] = s[c];
+    }
+  }
+}
+
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     shortk_kernel(const common::FullArgs<typename Cfg::TA, typename Cfg::TD> args) {
   using TD = typename Cfg::TD;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, KMAX = Cfg::KMAX, TM = Cfg::TM;
-  __shared__ __align__(16) float sA[KMAX * Cfg::kLdA];
-  __shared__ __align__(16) float sB[KMAX * Cfg::kLdB];
+  __shared__ __align__(16) unsigned char smem[Cfg::kSmemBytes];
+  float* sA = reinterpret_cast<float*>(smem);
+  float* sB = sA + KMAX * Cfg::kLdA;
+  TD* sD = reinterpret_cast<TD*>(smem);  // the store phase's, once sA and sB are read
   const int tid = int(threadIdx.x);
   const int tn = tid % Cfg::kThreadsN, tm = tid / Cfg::kThreadsN;
   const int M = args.m, N = args.n, K = args.k;
@@ -187,6 +223,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     TD* d = args.d + bt * args.stride_d;
     const bool vec_ok = reinterpret_cast<uintptr_t>(d) % 16 == 0 && args.ldd % kVecD == 0;
     const int c0 = tn * 8;
+    if (!vec_ok) __syncthreads();  // uniform: every thread is done reading sA, sB before sD takes their place
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
       const int r = tm * TM + i;
@@ -209,14 +246,22 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
           v[j] = common::activate(common::epilogue_linear<TD>(v[j], ep, c_elem, gm, gn), ep.act);
         }
       }
+      if (!vec_ok) {
+        store8(sD + r * Cfg::kLdD + c0, v);
+        continue;
+      }
       TD* row = d + gm * args.ldd + n0 + c0;
-      if (vec_ok && c0 + 8 <= cols) {
+      if (c0 + 8 <= cols) {
         store8(row, v);
       } else {
 #pragma unroll
         for (int j = 0; j < 8; ++j)
           if (c0 + j < cols) row[j] = TD(v[j]);
       }
+    }
+    if (!vec_ok) {  // rows off 16 bytes: each warp writes whole staged rows, lanes on consecutive words
+      __syncthreads();
+      store_rows_staged<Cfg>(sD, d + m0 * args.ldd + n0, args.ldd, rows, cols);
     }
   }
 }
