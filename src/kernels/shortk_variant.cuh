@@ -66,6 +66,11 @@ struct ShortKVariant {
     v.symbol = "shortk_kernel*ShortKName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
+    // By name until it beats the best cuBLAS broadly: on the H100 it reached 0.82 / 0.86 (FP16 / BF16)
+    // of it over the held-out tiny-K suite, ahead on 4-6 of 73 shapes (up to 1.5x: 242x185x5,
+    // 754x177x6), and auto with it tuned in took it where it lost (30x1x3 at 0.72-0.76;
+    // bench/results/2026-12-06_h100_s32_call2_*, docs/shortk.md).
+    v.auto_candidate = false;
     return v;
   }
 };

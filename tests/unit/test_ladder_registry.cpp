@@ -481,7 +481,7 @@ TEST(LadderRegistry, ShortKTakesTheFullSemanticsWithinItsK) {
     EXPECT_TRUE(v.req.bias_per_row && v.req.bias_per_col && v.req.bias_f32);
     EXPECT_EQ(v.req.activations, (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) |
                                      (1u << int(Activation::gelu_erf)));
-    EXPECT_TRUE(v.auto_candidate);
+    EXPECT_FALSE(v.auto_candidate);  // by name until it beats the best cuBLAS broadly (docs/shortk.md)
     const sass::Expect e = sass::expect_for(v);
     EXPECT_EQ(e.mma_ops, std::vector<std::string>{"FFMA"});
     EXPECT_EQ(e.load_ops, std::vector<std::string>{"LDG"});
