@@ -81,15 +81,7 @@ struct LadderVariant {
     if constexpr (!Cfg::kAnyLayout) {  // int8: MN-major operands through a transposed copy
       if (p.a_layout != Layout::RowMajor || p.b_layout != Layout::RowMajor) return launch_k_major(p, x, s, &launch_full);
     }
-    const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
-    kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
-                                           static_cast<const TA*>(x.a),
-                                           static_cast<const TA*>(x.b),
-                                           int(p.m), int(p.n), int(p.k), int(p.batch),
-                                           a_k ? p.lda : 1, a_k ? 1 : p.lda,
-                                           b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
-                                           p.ldd, p.stride_a, p.stride_b, p.stride_d,
-                                           kernels::common::epilogue_args(p, x)};
+    const auto args = kernels::common::full_args<TA, TD>(p, x);
     const dim3 grid(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
                     unsigned(std::min<int64_t>(p.batch, 65535)));
     constexpr auto full = kernels::common::FullKernel<Cfg>::value;

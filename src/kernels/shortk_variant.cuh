@@ -27,15 +27,7 @@ struct ShortKVariant {
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     if (p.k > Cfg::KMAX)  // make()'s max_k refuses it before a launch
       return Status::error(StatusCode::not_supported, "shortk: K at most " + std::to_string(Cfg::KMAX));
-    const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
-    const kernels::common::FullArgs<TA, TD> args{static_cast<TD*>(x.d),
-                                                 static_cast<const TA*>(x.a),
-                                                 static_cast<const TA*>(x.b),
-                                                 int(p.m), int(p.n), int(p.k), int(p.batch),
-                                                 a_k ? p.lda : 1, a_k ? 1 : p.lda,
-                                                 b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
-                                                 p.ldd, p.stride_a, p.stride_b, p.stride_d,
-                                                 kernels::common::epilogue_args(p, x)};
+    const auto args = kernels::common::full_args<TA, TD>(p, x);
     cudaLaunchAttribute attrs[1];
     cudaLaunchConfig_t cfg{};
     cfg.gridDim = dim3(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),

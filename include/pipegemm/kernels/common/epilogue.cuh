@@ -66,6 +66,21 @@ inline EpilogueArgs epilogue_args(const Problem& p, const Operands& x) {
   return e;
 }
 
+// The whole problem for a full-semantics kernel (k0, shortk), validated and normalized with a row-major
+// D: each operand's element strides from its layout -- K-major (ld, 1), M/N-major (1, ld).
+template <class TA, class TD>
+FullArgs<TA, TD> full_args(const Problem& p, const Operands& x) {
+  const bool a_k = p.a_layout == Layout::RowMajor, b_k = p.b_layout == Layout::RowMajor;
+  return FullArgs<TA, TD>{static_cast<TD*>(x.d),
+                          static_cast<const TA*>(x.a),
+                          static_cast<const TA*>(x.b),
+                          int(p.m), int(p.n), int(p.k), int(p.batch),
+                          a_k ? p.lda : 1, a_k ? 1 : p.lda,
+                          b_k ? p.ldb : 1, b_k ? 1 : p.ldb,
+                          p.ldd, p.stride_a, p.stride_b, p.stride_d,
+                          epilogue_args(p, x)};
+}
+
 __device__ __forceinline__ float load_as_float(const void* base, int64_t i, DType t) {
   switch (t) {
     case DType::f16: return __half2float(static_cast<const __half*>(base)[i]);
