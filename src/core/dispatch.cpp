@@ -71,13 +71,17 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 // form at 1.2-1.6x its time (session 31, bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*).
 // kMinCoverage: the share of the neighbours' weight such a variant must still have, so that one far
 // shape does not decide.
-// A tuned shape "MxNxK" (all 0 if it does not read as one: no variant is then held back).
+// A tuned shape "MxNxK" as the kernels saw it (all 0 if it does not read as one: no variant is then
+// held back): a column-major D ("...,col" layouts) is computed as D^T, so M and N trade places.
 struct ShapeMNK {
   long long m = 0, n = 0, k = 0;
 };
-ShapeMNK shape_of(const std::string& shape) {
+ShapeMNK shape_of(const TuneEntry& e) {
   ShapeMNK s;
-  if (std::sscanf(shape.c_str(), "%lldx%lldx%lld", &s.m, &s.n, &s.k) != 3) s = ShapeMNK{};
+  if (std::sscanf(e.shape.c_str(), "%lldx%lldx%lld", &s.m, &s.n, &s.k) != 3) return ShapeMNK{};
+  const std::string col_d = std::string(",") + to_string(Layout::ColMajor);
+  if (e.key.layouts.size() >= col_d.size() && e.key.layouts.compare(e.key.layouts.size() - col_d.size(), col_d.size(), col_d) == 0)
+    std::swap(s.m, s.n);
   return s;
 }
 bool could_run(const Variant& v, const ShapeMNK& s) {
@@ -286,7 +290,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
       if (d > kNeighbourRadius) continue;
       double fastest = e.timed[0].second;
       for (const auto& t : e.timed) fastest = std::min(fastest, t.second);
-      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e, shape_of(e.shape)});
+      if (fastest > 0) near.push_back({d, 1.0 / (1.0 + d), fastest, &e, shape_of(e)});
     }
   if (near.empty()) return nullptr;
   std::stable_sort(near.begin(), near.end(), [](const Near& x, const Near& y) { return x.d < y.d; });
