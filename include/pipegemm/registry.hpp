@@ -107,6 +107,10 @@ const Variant* find_variant(std::string_view name);
 
 // Can `v` run `p` on a device of compute capability `sm` with these pointers (any may be null:
 // then their alignment is not checked)? The message says exactly what is wrong.
+// A kernel whose whole K is one k_tile (shortk: max_k <= BK), multiplied only as far as K goes: no K
+// quantum (the cost model), no MMA count per k_tile nor load in its loop (the SASS checker).
+inline bool one_k_tile(const Variant& v) { return v.req.max_k > 0 && v.req.max_k <= v.tile.bk; }
+
 Status check_variant(const Variant& v, const Problem& p, int sm, const void* A = nullptr,
                      const void* B = nullptr, const void* D = nullptr);
 Status check_variant(const Variant& v, const Problem& p, int sm, const Operands& x);

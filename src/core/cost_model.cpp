@@ -57,9 +57,6 @@ int rate_for(MmaKind mma, const Variant& v, const plan::MathRates& r) {
   return w ? w : rate_for(MmaKind::mma_sync, v, r);
 }
 
-// A kernel whose whole K is one k_tile, multiplied only as far as K goes (shortk): K has no quantum.
-bool one_k_tile(const Variant& v) { return v.req.max_k > 0 && v.req.max_k <= v.tile.bk; }
-
 // Steady-state efficiency of a pipeline (see the header comment for the measurements).
 double efficiency(const Variant& v) {
   const Mechanism& m = v.mech;

@@ -461,10 +461,9 @@ TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {
     EXPECT_FALSE(v.symbol.empty()) << v.name;
     // shortk's whole K is one k_tile: its FFMA loop runs K times (no count per k_tile) and its loads
     // come before that loop (no width to check in it).
-    const bool one_k_tile = v.req.max_k > 0 && v.req.max_k <= v.tile.bk;
-    EXPECT_EQ(e.mma_per_k_tile > 0, !one_k_tile) << v.name;
+    EXPECT_EQ(e.mma_per_k_tile > 0, !one_k_tile(v)) << v.name;
     EXPECT_EQ(e.warp_specialized, v.mech.warp_specialized) << v.name;
-    EXPECT_EQ(e.load_bytes, v.mech.load == LoadPath::ldg && !one_k_tile ? v.mech.load_bytes : 0) << v.name;
+    EXPECT_EQ(e.load_bytes, v.mech.load == LoadPath::ldg && !one_k_tile(v) ? v.mech.load_bytes : 0) << v.name;
   }
   // The uncoalesced teaching variant is held to its 2-byte loads, k2 to its 16-byte vectors.
   EXPECT_EQ(expect_for(*find_variant("k2_f16_128x128x32_s2_teach_uncoalesced")).load_bytes, 2);

@@ -117,6 +117,30 @@ __device__ __forceinline__ float activate(float x, Activation a) {
   }
 }
 
+// Two fp32 values as one 4-byte word of a 16-bit D (round to nearest), the lower address first.
+template <class T>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi);
+template <>
+__device__ __forceinline__ uint32_t pack_pair<__half>(float lo, float hi) {
+  __half2 h = __floats2half2_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+template <>
+__device__ __forceinline__ uint32_t pack_pair<__nv_bfloat16>(float lo, float hi) {
+  __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+  return *reinterpret_cast<uint32_t*>(&h);
+}
+
+// The address of C's element (i, j) of product b under a D of type TD (C: TD or f32); null when no
+// C is read (beta = 0).
+template <class TD>
+__device__ __forceinline__ const void* c_element(const EpilogueArgs& e, int64_t b, int64_t i, int64_t j) {
+  if (!e.c) return nullptr;
+  const int64_t off = b * e.stride_c + i * e.ldc + j;
+  return e.c_type == DType::f32 ? static_cast<const void*>(static_cast<const float*>(e.c) + off)
+                                : static_cast<const void*>(static_cast<const TD*>(e.c) + off);
+}
+
 // An element of C or of the bias: of D's type TD, or f32 -- a two-way choice, where
 // load_as_float's four-way one made each of a k0 tile's unrolled elements carry all four.
 template <class TD>

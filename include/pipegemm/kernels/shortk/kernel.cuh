@@ -107,18 +107,8 @@ __device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
     reinterpret_cast<float4*>(p)[0] = make_float4(v[0], v[1], v[2], v[3]);
     reinterpret_cast<float4*>(p)[1] = make_float4(v[4], v[5], v[6], v[7]);
   } else {
-    uint32_t w[4];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      if constexpr (std::is_same_v<TD, __half>) {
-        const __half2 h = __floats2half2_rn(v[2 * j], v[2 * j + 1]);
-        w[j] = *reinterpret_cast<const uint32_t*>(&h);
-      } else {
-        const __nv_bfloat162 h = __floats2bfloat162_rn(v[2 * j], v[2 * j + 1]);
-        w[j] = *reinterpret_cast<const uint32_t*>(&h);
-      }
-    }
-    *reinterpret_cast<uint4*>(p) = make_uint4(w[0], w[1], w[2], w[3]);
+    *reinterpret_cast<uint4*>(p) = make_uint4(common::pack_pair<TD>(v[0], v[1]), common::pack_pair<TD>(v[2], v[3]),
+                                              common::pack_pair<TD>(v[4], v[5]), common::pack_pair<TD>(v[6], v[7]));
   }
 }
 
@@ -237,12 +227,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
         for (int j = 0; j < 8; ++j) {
           if (c0 + j >= cols) break;
           const int64_t gn = n0 + c0 + j;
-          const void* c_elem = nullptr;
-          if (ep.c) {
-            const int64_t off = int64_t(bt) * ep.stride_c + gm * ep.ldc + gn;
-            c_elem = ep.c_type == DType::f32 ? static_cast<const void*>(static_cast<const float*>(ep.c) + off)
-                                             : static_cast<const void*>(static_cast<const TD*>(ep.c) + off);
-          }
+          const void* c_elem = common::c_element<TD>(ep, bt, gm, gn);
           v[j] = common::activate(common::epilogue_linear<TD>(v[j], ep, c_elem, gm, gn), ep.act);
         }
       }

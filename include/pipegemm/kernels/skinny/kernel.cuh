@@ -418,12 +418,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
     const int wr = row0 + c.r, xr = c.xr;
     if (wr >= args.n_w || xr >= args.n_x) continue;
     const int64_t di = args.x_is_a ? xr : wr, dj = args.x_is_a ? wr : xr;
-    const void* c_elem = nullptr;
-    if (ep.c) {
-      const int64_t off = int64_t(bt) * ep.stride_c + di * ep.ldc + dj;
-      c_elem = ep.c_type == DType::f32 ? static_cast<const void*>(static_cast<const float*>(ep.c) + off)
-                                       : static_cast<const void*>(static_cast<const TD*>(ep.c) + off);
-    }
+    const void* c_elem = common::c_element<TD>(ep, bt, di, dj);
     const float y = common::activate(common::epilogue_linear<TD>(v[i], ep, c_elem, di, dj), ep.act);
     args.d[int64_t(bt) * args.stride_d + di * args.ldd + dj] = to_d<TD>(y);
   }
