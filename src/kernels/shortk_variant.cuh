@@ -43,8 +43,8 @@ struct ShortKVariant {
   static Status occupancy(int* blocks, int* regs) { return occupancy_of(kKernel, Cfg::kNumThreads, 0, blocks, regs); }
 
   static Variant make(const char* name) {
-    // BK = KMAX, the one k_tile. No MMA shape (0): its FFMA loop runs K times, not a k_tile's BK, so
-    // the SASS checker's count of MMAs per k_tile does not apply (its loop holds BM * BN / threads).
+    // BK = KMAX, the one k_tile. No MMA shape (0): there is no k_tile loop whose MMAs the SASS checker
+    // could count (each warp's BM x BN / 8 x KMAX of m16n8k16 is straight-line code).
     Variant v = kernel_entry<Types>(name, "shortk", 1,
                                     {Cfg::BM, Cfg::BN, Cfg::KMAX, /*stages=*/1, Cfg::kNumThreads, Cfg::kSmemBytes, 0, 0, 0},
                                     Cfg::kMechanism);
@@ -58,10 +58,9 @@ struct ShortKVariant {
     v.symbol = "shortk_kernel*ShortKName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
-    // By name until it beats the best cuBLAS broadly: on the H100 it reached 0.82 / 0.86 (FP16 / BF16)
-    // of it over the held-out tiny-K suite, ahead on 4-6 of 73 shapes (up to 1.5x: 242x185x5,
-    // 754x177x6), and auto with it tuned in took it where it lost (30x1x3 at 0.72-0.76;
-    // bench/results/2026-12-06_h100_s32_call2_*, docs/shortk.md).
+    // By name until it beats the best cuBLAS broadly: session 32's FFMA form reached 0.82 / 0.86
+    // (FP16 / BF16) of it over the held-out tiny-K suite on the H100, ahead on 4-6 of 73 shapes
+    // (bench/results/2026-12-06_h100_s32_call2_*, docs/shortk.md); this form is not yet measured.
     v.auto_candidate = false;
     return v;
   }

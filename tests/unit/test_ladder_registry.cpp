@@ -463,16 +463,16 @@ TEST(LadderRegistry, K5PingPongWith128RowTilesIsPlainTunedOnlyAndTwoBlocksAKTile
   }
 }
 
-// shortk (K <= 16): one per 16-bit input type and D type, described by its fields -- FFMA on one
-// k_tile (the whole K), element loads, no overlap to prove -- and taking everything k0 takes
-// within its K bound, so auto may send it any tiny-K problem.
+// shortk (K <= 16): one per 16-bit input type and D type, described by its fields -- mma.sync on
+// one k_tile (the whole K, zero-padded), element loads, no overlap to prove -- and taking
+// everything k0 takes within its K bound, so auto may send it any tiny-K problem.
 TEST(LadderRegistry, ShortKTakesTheFullSemanticsWithinItsK) {
   int n = 0;
   for (const Variant& v : variants()) {
     if (v.family != "shortk") continue;
     ++n;
     SCOPED_TRACE(v.name);
-    EXPECT_EQ(v.mech.mma, MmaKind::ffma);
+    EXPECT_EQ(v.mech.mma, MmaKind::mma_sync);
     EXPECT_EQ(v.mech.pipeline, PipelineKind::single);
     EXPECT_EQ(v.mech.load, LoadPath::ldg);
     EXPECT_EQ(v.req.max_k, v.tile.bk);
@@ -483,10 +483,10 @@ TEST(LadderRegistry, ShortKTakesTheFullSemanticsWithinItsK) {
                                      (1u << int(Activation::gelu_erf)));
     EXPECT_FALSE(v.auto_candidate);  // by name until it beats the best cuBLAS broadly (docs/shortk.md)
     const sass::Expect e = sass::expect_for(v);
-    EXPECT_EQ(e.mma_ops, std::vector<std::string>{"FFMA"});
+    EXPECT_EQ(e.mma_ops, std::vector<std::string>{"HMMA"});
     EXPECT_EQ(e.load_ops, std::vector<std::string>{"LDG"});
     EXPECT_FALSE(e.expect_overlap);
-    EXPECT_EQ(e.mma_per_k_tile, 0);  // its FFMA loop runs K times, not a k_tile's BK
+    EXPECT_EQ(e.mma_per_k_tile, 0);  // no k_tile loop to count MMAs in
     // Refused past its K, with the bound named, before any launch.
     Problem p;
     p.m = 100, p.n = 100, p.k = v.tile.bk + 1;

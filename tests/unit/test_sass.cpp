@@ -459,8 +459,8 @@ TEST(SassRule, EveryRegisteredKernelHasExpectationsFromItsMechanism) {
     EXPECT_NE(std::find(loads.begin(), loads.end(), e.load_ops[0]), loads.end()) << v.name;
     EXPECT_NE(std::find(mmas.begin(), mmas.end(), e.mma_ops[0]), mmas.end()) << v.name;
     EXPECT_FALSE(v.symbol.empty()) << v.name;
-    // shortk's whole K is one k_tile: its FFMA loop runs K times (no count per k_tile) and its loads
-    // come before that loop (no width to check in it).
+    // shortk's whole K is one k_tile: no k_tile loop, so no MMA count per k_tile and no load in a
+    // loop to check the width of.
     EXPECT_EQ(e.mma_per_k_tile > 0, !one_k_tile(v)) << v.name;
     EXPECT_EQ(e.warp_specialized, v.mech.warp_specialized) << v.name;
     EXPECT_EQ(e.load_bytes, v.mech.load == LoadPath::ldg && !one_k_tile(v) ? v.mech.load_bytes : 0) << v.name;

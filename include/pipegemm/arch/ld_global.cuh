@@ -14,6 +14,18 @@ __device__ __forceinline__ uint16_t ld_global_nc_early_b16(const void* p) {
   return v;
 }
 
+// One 16-bit element of read-only data where `pred`, else 0: a predicated load (no branch, no
+// select held until the value's use), so a tile's loads all issue before its first store (shortk's
+// fill; p need not be a valid address when !pred).
+__device__ __forceinline__ uint16_t ld_global_nc_b16_or_zero(const void* p, bool pred) {
+  uint16_t v;
+  asm volatile(
+      "{\n .reg .pred q;\n setp.ne.b32 q, %2, 0;\n mov.b16 %0, 0;\n @q ld.global.nc.b16 %0, [%1];\n}"
+      : "=h"(v)
+      : "l"(p), "r"(int(pred)));
+  return v;
+}
+
 // 16 bytes of read-only data that no other thread of the SM reads again (a thin GEMM's streamed
 // weights): L1::no_allocate keeps it from evicting what is reused. kL2Prefetch = 256: L2 fetches
 // the whole 256-byte span from DRAM on a miss (the CTA's other warps read the rest of it next).
@@ -53,6 +65,12 @@ __device__ __forceinline__ uint4 ld_global_nc_v4(const void* p) {
   uint4 v;
   asm volatile("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
   return v;
+}
+
+// 16 bytes to global memory at p (16-byte aligned), as one vector store: where the compiler is
+// left to merge four 4-byte stores it may not (shortk's row stores came out as 4 x STG.E).
+__device__ __forceinline__ void st_global_v4(void* p, uint4 v) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory");
 }
 
 }  // namespace pipegemm::arch

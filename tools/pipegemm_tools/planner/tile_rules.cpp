@@ -39,14 +39,16 @@ Status vector_copy_rules(const KernelDesc& k) {
 }
 
 // kernels/shortk/kernel.cuh: a single buffer filled element by element (any alignment), every
-// thread the same passes over each operand tile, and 8 consecutive columns a thread.
+// thread the same passes over each operand tile, and each warp all BM rows of BN / warps columns
+// in pairs of n8 blocks (one ldmatrix.x4 of B feeds two MMAs).
 Status element_fill_rules(const KernelDesc& k) {
   if (k.threads % k.bk || k.threads % k.bm || k.threads % k.bn)
     return bad("tile " + tile_name(k) + ": " + str(k.threads) + " threads do not make whole passes over each operand tile " +
                "(threads % BK, threads % BM and threads % BN must be 0)");
-  if (k.bn % 8 || k.threads % (k.bn / 8) || k.bm % (k.threads / (k.bn / 8)))
-    return bad("tile " + tile_name(k) + ": 8 columns a thread must cover BN, and its rows BM, over " + str(k.threads) +
-               " threads");
+  const int warps = k.threads / 32;
+  if (k.bn % warps || (k.bn / warps) % 16)
+    return bad("tile " + tile_name(k) + ": " + str(warps) + " warps across BN must each take whole pairs of n8 blocks " +
+               "(BN / warps % 16 must be 0)");
   return {};
 }
 

@@ -40,7 +40,7 @@ Expect expect_for(const Variant& v) {
                                       v.tile.mma_k);
   // LDG rungs: the width their load path names (k0's element, k2's 16-byte vector, a teaching
   // variant's 2-byte column walk), so a compiler's merged or split loads cannot pass unseen.
-  // A kernel whose whole K is one k_tile (shortk) loads before its loop: no load in it to measure.
+  // A kernel whose whole K is one k_tile (shortk) has no K loop: no load in one to measure.
   if (m.load == LoadPath::ldg && !one_k_tile(v)) e.load_bytes = m.load_bytes;
   return e;
 }

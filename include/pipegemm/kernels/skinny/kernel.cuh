@@ -32,12 +32,12 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
-#include <cute/arch/mma_sm80.hpp>
 #include <type_traits>
 
 #include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
+#include "pipegemm/kernels/common/hmma.cuh"
 #include "pipegemm/kernels/skinny/partials.hpp"
 #include "pipegemm/mechanism.hpp"
 
@@ -67,8 +67,7 @@ struct SkinnyConfig {
   // each buffer -- in 168; the wider X forms take what they need, but the 32-row any-alignment
   // form is held to 168, 3 CTAs, as its element form was: left alone it took 182, 2 CTAs).
   static constexpr int kMinBlocks = MAX_X <= 8 ? (VEC == 8 ? 4 : 3) : (MAX_X == 32 && VEC == 2 ? 3 : 2);
-  using Mma = std::conditional_t<std::is_same_v<TIn, __half>, cute::SM80_16x8x16_F32F16F16F32_TN,
-                                 cute::SM80_16x8x16_F32BF16BF16F32_TN>;
+  using Mma = common::Hmma16816F32<TIn>;
 
   static constexpr Mechanism kMechanism = [] {
     Mechanism m;
