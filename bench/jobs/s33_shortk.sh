@@ -1,0 +1,49 @@
+# Session 33, call 2: shortk rewritten for instructions a thread (mma.sync on the zero-padded K, 16-bit
+# tiles by predicated element loads, explicit 16-byte row stores; docs/shortk.md) beside session 32's
+# FFMA form, the CLI of 208a07d ($PREV, .carry/prev), processes alternating, same shapes and peers.
+# (1) its GPU tests (and skinny's: it shares the MMA alias now), verify of large misaligned tiny-K
+# shapes in the three type sets, memcheck of the shortk GPU tests; (2) the held-out tiny-K suite, new
+# then old, each type; (3) the sweep (K 1..16 at 4096x8192, rows in and off 16 bytes) and the tiny
+# grids, new then old; (4) ncu of the new kernel at 4096x8192x2 and 4096x8194x2; (5) fuzz 300 a type.
+# On an H200 the H200 queue's head comes first (s30_h200.sh) and this job gets what is left.
+# Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s33_shortk.sh
+#      (carry .carry/pipegemm.gz, .carry/tests, .carry/prev: CI's builds of the new commit and of 208a07d)
+PREV=$PWD/.carry/prev/pipegemm
+[ -f "$PREV.gz" ] && gunzip -f "$PREV.gz" && chmod +x "$PREV"
+# pgp ARGS...: the previous CLI, logged like pg.
+pgp() {
+  echo; echo "\$ pipegemm(208a07d) $*"
+  "$PREV" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
+gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*:Skinny*'
+for t in "f16" "bf16 --out-dtype bf16" "bf16 --out-dtype f32"; do
+  k=${t%% *}; o=$([ "${t##* }" = f32 ] && echo ${k}_f32out || echo $k)
+  pg verify --shape 5801x12404x6 --kernel shortk_${o}_32x256x16 --dtype $t
+  pg verify --shape 3754x10117x5 --kernel shortk_${o}_32x256x16 --dtype $t --offset 1 --bias row --act relu
+  pg verify --shape 777x1001x13 --kernel shortk_${o}_32x256x16 --dtype $t --layout NT --bias col --act gelu_tanh --beta 0.5
+done
+in_time 150 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 90
+for t in f16 bf16; do
+  in_time 300 "tiny_k_heldout $t" || continue
+  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 \
+     --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_new.md"
+  pgp bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 \
+     --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_old.md"
+done
+for s in shortk_sweep shortk_tiny; do
+  in_time 380 "$s" || continue
+  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 k0_f16_64x64x16 \
+     --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_new.md"
+  pgp bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 k0_f16_64x64x16 \
+     --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_old.md"
+done
+NCU="ncu --clock-control none --launch-skip 2 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section SchedulerStats --section Occupancy --metrics dram__bytes_write.sum.per_second,dram__bytes_read.sum,dram__bytes_write.sum,smsp__inst_executed.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
+for x in "shortk_f16_32x256x16 4096x8192x2" "shortk_f16_32x256x16 4096x8194x2"; do
+  set -- $x
+  in_time 430 "ncu $1 $2" || continue
+  { echo; echo "\$ $NCU --kernel-name regex:shortk pipegemm bench --shape $2 --kernel $1 --no-peers --reps 3 --warmup 3 --rounds 1"
+    timeout 40 $NCU --kernel-name regex:shortk $PG bench --shape $2 --kernel $1 --no-peers --reps 3 --warmup 3 --rounds 1 2>&1 | grep -v "^==PROF==" ; } >> "$OUT/run.log" 2>&1
+done
+in_time 480 "fuzz" && fuzz_types 300 40 f16:3303 bf16:3304
+note "done at $(( $(date +%s) - t0 ))s"
