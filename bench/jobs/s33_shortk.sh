@@ -4,7 +4,9 @@
 # (1) its GPU tests (and skinny's: it shares the MMA alias now), verify of large misaligned tiny-K
 # shapes in the three type sets, memcheck of the shortk GPU tests; (2) the held-out tiny-K suite, new
 # then old, each type; (3) the sweep (K 1..16 at 4096x8192, rows in and off 16 bytes) and the tiny
-# grids, new then old; (4) ncu of the new kernel at 4096x8192x2 and 4096x8194x2; (5) fuzz 300 a type.
+# grids, new then old; (4) ncu of the new kernel at 4096x8192x2 and 4096x8194x2; (5) fuzz 300 a type;
+# (6) shortk opted into auto, the tiny-K suite tuned into a copy of the card's table, auto over the
+# held-out tiny-K and random suites with it.
 # On an H200 the H200 queue's head runs instead (s30_h200.sh, ~9 minutes): the criteria name that card.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s33_shortk.sh
 #      (carry .carry/pipegemm.gz, .carry/tests, .carry/prev: CI's builds of the new commit and of 208a07d)
@@ -49,5 +51,11 @@ for x in "shortk_f16_32x256x16 4096x8192x2" "shortk_f16_32x256x16 4096x8194x2"; 
   { echo; echo "\$ $NCU --kernel-name regex:shortk pipegemm bench --shape $2 --kernel $1 --no-peers --reps 3 --warmup 3 --rounds 1"
     timeout 40 $NCU --kernel-name regex:shortk $PG bench --shape $2 --kernel $1 --no-peers --reps 3 --warmup 3 --rounds 1 2>&1 | grep -v "^==PROF==" ; } >> "$OUT/run.log" 2>&1
 done
-in_time 480 "fuzz" && fuzz_types 300 40 f16:3303 bf16:3304
+in_time 420 "fuzz" && fuzz_types 300 40 f16:3303 bf16:3304
+# (6) shortk opted into auto: tune the tiny-K suite into a copy of this card's table, then auto over the
+# held-out tiny-K and random suites with it (what shipping those entries would do).
+export PIPEGEMM_AUTO_ALSO=shortk_f16_32x256x16,shortk_bf16_32x256x16
+tune_copy bench/suites/tiny_k.txt 470
+auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_tuned 510 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
+auto_suite bench/suites/random_heldout.txt random_heldout_tuned 545 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
 note "done at $(( $(date +%s) - t0 ))s"
