@@ -39,16 +39,16 @@ Status vector_copy_rules(const KernelDesc& k) {
 }
 
 // kernels/shortk/kernel.cuh: a single buffer filled element by element (any alignment), every
-// thread the same passes over each operand tile, and each warp all BM rows of BN / warps columns
-// in pairs of n8 blocks (one ldmatrix.x4 of B feeds two MMAs).
+// thread the same passes over each operand tile, and the warps a grid of 32-row blocks, each of
+// whole pairs of n8 blocks (one ldmatrix.x4 of B feeds two MMAs).
 Status element_fill_rules(const KernelDesc& k) {
   if (k.threads % k.bk || k.threads % k.bm || k.threads % k.bn)
     return bad("tile " + tile_name(k) + ": " + str(k.threads) + " threads do not make whole passes over each operand tile " +
                "(threads % BK, threads % BM and threads % BN must be 0)");
-  const int warps = k.threads / 32;
-  if (k.bn % warps || (k.bn / warps) % 16)
-    return bad("tile " + tile_name(k) + ": " + str(warps) + " warps across BN must each take whole pairs of n8 blocks " +
-               "(BN / warps % 16 must be 0)");
+  const int warps = k.threads / 32, warps_m = k.bm / 32;
+  if (k.bm % 32 || warps_m == 0 || warps % warps_m || k.bn % (warps / warps_m) || (k.bn / (warps / warps_m)) % 16)
+    return bad("tile " + tile_name(k) + ": " + str(warps) + " warps must tile it in blocks of 32 rows and whole pairs " +
+               "of n8 blocks (BM % 32 == 0, warps % (BM / 32) == 0, BN / (warps / (BM / 32)) % 16 == 0)");
   return {};
 }
 

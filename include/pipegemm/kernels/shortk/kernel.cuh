@@ -11,7 +11,7 @@
 //            KMAX + 8 elements (48 bytes: ldmatrix's 8 rows land in 8 bank groups), zero past M, N
 //            and K. Element loads through both strides -- every layout and alignment one path --
 //            each predicated (no branch), so all of a thread's loads issue before its first store.
-//   compute  K padded with zeros to KMAX: each warp a BM x (BN / 8) block of mma.sync m16n8k16
+//   compute  K padded with zeros to KMAX: each warp a 32-row block of mma.sync m16n8k16
 //            (ldmatrix.x4 fragments), fp32 accumulators.
 //   store    the accumulators as an fp32 tile in shared memory (over the operands); the general
 //            epilogue, if any, once an element in row order (C's reads coalesce); then each row of
@@ -47,8 +47,9 @@ struct ShortKConfig {
   using Mma = common::Hmma16816F32<TA>;
   static constexpr int BM = BM_, BN = BN_, KMAX = KMAX_;
   static constexpr int kNumThreads = 256, kWarps = kNumThreads / 32;
-  static constexpr int kWarpN = BN / kWarps;  // a warp's columns, over all BM rows
-  static constexpr int kMBlocks = BM / 16, kNBlocks = kWarpN / 8, kKSteps = KMAX / 16;
+  // Warps in a kWarpsM x kWarpsN grid, each 32 rows x kWarpN columns.
+  static constexpr int kWarpsM = BM / 32, kWarpsN = kWarps / kWarpsM, kWarpN = BN / kWarpsN;
+  static constexpr int kMBlocks = 2, kNBlocks = kWarpN / 8, kKSteps = KMAX / 16;
   // An operand's shared row: KMAX + 8 elements, an odd number of 16-byte units, so the 8 rows an
   // ldmatrix reads (and the 8 rows a quarter-warp's 16-byte fill stores write) hit 8 bank groups.
   static constexpr int kLdK = KMAX + 8;
@@ -59,7 +60,8 @@ struct ShortKConfig {
   static constexpr int kStageBytes = BM * kLdD * 4;
   static constexpr int kSmemBytes = kOperandBytes > kStageBytes ? kOperandBytes : kStageBytes;  // static
   static_assert(sizeof(TA) == 2, "mma.sync m16n8k16: 16-bit inputs");
-  static_assert(BM % 16 == 0 && kWarpN % 16 == 0 && KMAX % 16 == 0, "whole m16 blocks, n8 pairs and k16 steps");
+  static_assert(BM % 32 == 0 && kWarps % kWarpsM == 0, "whole warps of 32 rows");
+  static_assert(BN % kWarpsN == 0 && kWarpN % 16 == 0 && KMAX % 16 == 0, "whole n8 pairs and k16 steps");
   static_assert((kLdK * 2 / 16) % 2 == 1, "an odd number of 16-byte units a shared row");
   static_assert(kNumThreads % KMAX == 0 && kNumThreads % BM == 0 && kNumThreads % BN == 0 && BN <= kNumThreads,
                 "whole passes over each operand tile");
@@ -161,7 +163,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
   uint16_t* sA = reinterpret_cast<uint16_t*>(smem);
   uint16_t* sB = sA + BM * kLdK;
   float* sD = reinterpret_cast<float*>(smem);  // the store phase's, once sA and sB are read
-  const int tid = int(threadIdx.x), warp = tid / 32, lane = tid % 32;
+  const int tid = int(threadIdx.x), lane = tid % 32;
+  const int wm = 32 * (tid / 32 / Cfg::kWarpsN), wn = Cfg::kWarpN * (tid / 32 % Cfg::kWarpsN);  // the warp's block
   const int M = args.m, N = args.n, K = args.k;
   const int64_t m0 = int64_t(blockIdx.y) * BM, n0 = int64_t(blockIdx.x) * BN;
   const int rows = M - m0 < BM ? int(M - m0) : BM, cols = N - n0 < BN ? int(N - n0) : BN;
@@ -189,7 +192,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
       fill_tile<false, BN, KMAX, kLdK, kThreads>(sB, b, args.b_sn, args.b_sk, cols, K);
     __syncthreads();
 
-    // ===== COMPUTE: warp w's BM x kWarpN block, mma.sync over the zero-padded K ================
+    // ===== COMPUTE: the warp's 32 x kWarpN block, mma.sync over the zero-padded K ===============
     float acc[Cfg::kMBlocks][Cfg::kNBlocks][4] = {};
 #pragma unroll
     for (int s = 0; s < Cfg::kKSteps; ++s) {
@@ -199,11 +202,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
 #pragma unroll
       for (int i = 0; i < Cfg::kMBlocks; ++i)
         cute::SM75_U32x4_LDSM_N::copy(
-            *reinterpret_cast<const cute::uint128_t*>(&sA[(16 * i + (lane & 15)) * kLdK + 16 * s + (lane >> 4) * 8]),
+            *reinterpret_cast<const cute::uint128_t*>(&sA[(wm + 16 * i + (lane & 15)) * kLdK + 16 * s + (lane >> 4) * 8]),
             fa[i][0], fa[i][1], fa[i][2], fa[i][3]);
 #pragma unroll
       for (int j = 0; j < Cfg::kNBlocks; j += 2) {
-        const int n = warp * Cfg::kWarpN + 8 * j + (lane >> 4) * 8 + (lane & 7);
+        const int n = wn + 8 * j + (lane >> 4) * 8 + (lane & 7);
         cute::SM75_U32x4_LDSM_N::copy(
             *reinterpret_cast<const cute::uint128_t*>(&sB[n * kLdK + 16 * s + ((lane >> 3) & 1) * 8]), fb[j][0],
             fb[j][1], fb[j + 1][0], fb[j + 1][1]);
@@ -226,7 +229,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
       for (int i = 0; i < Cfg::kMBlocks; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::kNBlocks; ++j) {
-          float* d0 = &sD[(16 * i + g) * kLdD + warp * Cfg::kWarpN + 8 * j + t2];
+          float* d0 = &sD[(wm + 16 * i + g) * kLdD + wn + 8 * j + t2];
           *reinterpret_cast<float2*>(d0) = make_float2(acc[i][j][0], acc[i][j][1]);
           *reinterpret_cast<float2*>(d0 + 8 * kLdD) = make_float2(acc[i][j][2], acc[i][j][3]);
         }
