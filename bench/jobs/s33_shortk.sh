@@ -1,5 +1,5 @@
 # Session 33, call 2: shortk rewritten for instructions a thread (mma.sync on the zero-padded K, 16-bit
-# tiles by predicated element loads, explicit 16-byte row stores; docs/shortk.md) beside session 32's
+# tiles by predicated element loads, explicit 16-byte row stores; docs/shortk.md), 32x256 and 64x128, beside session 32's
 # FFMA form, the CLI of 208a07d ($PREV, .carry/prev), processes alternating, same shapes and peers.
 # (1) its GPU tests (and skinny's: it shares the MMA alias now), verify of large misaligned tiny-K
 # shapes in the three type sets, memcheck of the shortk GPU tests; (2) the held-out tiny-K suite, new
@@ -29,17 +29,21 @@ for t in "f16" "bf16 --out-dtype bf16" "bf16 --out-dtype f32"; do
   pg verify --shape 3754x10117x5 --kernel shortk_${o}_32x256x16 --dtype $t --offset 1 --bias row --act relu
   pg verify --shape 777x1001x13 --kernel shortk_${o}_32x256x16 --dtype $t --layout NT --bias col --act gelu_tanh --beta 0.5
 done
+for t in f16 bf16; do
+  pg verify --shape 5801x12404x6 --kernel shortk_${t}_64x128x16 --dtype $t --out-dtype $t
+  pg verify --shape 777x1001x13 --kernel shortk_${t}_64x128x16 --dtype $t --out-dtype $t --layout TT --bias row --act gelu_erf --beta 0.5 --offset 3
+done
 in_time 150 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 90
 for t in f16 bf16; do
   in_time 300 "tiny_k_heldout $t" || continue
-  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 \
+  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 shortk_${t}_64x128x16 \
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_new.md"
   pgp bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 \
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_old.md"
 done
 for s in shortk_sweep shortk_tiny; do
   in_time 380 "$s" || continue
-  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 k0_f16_64x64x16 \
+  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 shortk_f16_64x128x16 k0_f16_64x64x16 \
      --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_new.md"
   pgp bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 k0_f16_64x64x16 \
      --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_old.md"
@@ -54,7 +58,7 @@ done
 in_time 420 "fuzz" && fuzz_types 300 40 f16:3303 bf16:3304
 # (6) shortk opted into auto: tune the tiny-K suite into a copy of this card's table, then auto over the
 # held-out tiny-K and random suites with it (what shipping those entries would do).
-export PIPEGEMM_AUTO_ALSO=shortk_f16_32x256x16,shortk_bf16_32x256x16
+export PIPEGEMM_AUTO_ALSO=shortk_f16_32x256x16,shortk_bf16_32x256x16,shortk_f16_64x128x16,shortk_bf16_64x128x16
 tune_copy bench/suites/tiny_k.txt 470
 auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_tuned 510 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
 auto_suite bench/suites/random_heldout.txt random_heldout_tuned 545 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
