@@ -22,6 +22,8 @@ pgp() {
   "$PREV" "$@"
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+# W ("_64x128x16" or ""): the second config where this build has it (ae10d84's has 32x256 only).
+W=$("$PG" list 2>/dev/null | grep -q shortk_f16_64x128x16 && echo _64x128x16)
 gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*:Skinny*'
 for t in "f16" "bf16 --out-dtype bf16" "bf16 --out-dtype f32"; do
   k=${t%% *}; o=$([ "${t##* }" = f32 ] && echo ${k}_f32out || echo $k)
@@ -29,21 +31,21 @@ for t in "f16" "bf16 --out-dtype bf16" "bf16 --out-dtype f32"; do
   pg verify --shape 3754x10117x5 --kernel shortk_${o}_32x256x16 --dtype $t --offset 1 --bias row --act relu
   pg verify --shape 777x1001x13 --kernel shortk_${o}_32x256x16 --dtype $t --layout NT --bias col --act gelu_tanh --beta 0.5
 done
-for t in f16 bf16; do
+for t in $([ -n "$W" ] && echo f16 bf16); do
   pg verify --shape 5801x12404x6 --kernel shortk_${t}_64x128x16 --dtype $t --out-dtype $t
   pg verify --shape 777x1001x13 --kernel shortk_${t}_64x128x16 --dtype $t --out-dtype $t --layout TT --bias row --act gelu_erf --beta 0.5 --offset 3
 done
 in_time 150 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 90
 for t in f16 bf16; do
   in_time 300 "tiny_k_heldout $t" || continue
-  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 shortk_${t}_64x128x16 \
+  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 ${W:+shortk_${t}$W} \
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_new.md"
   pgp bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 \
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_old.md"
 done
 for s in shortk_sweep shortk_tiny; do
   in_time 380 "$s" || continue
-  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 shortk_f16_64x128x16 k0_f16_64x64x16 \
+  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 ${W:+shortk_f16$W} k0_f16_64x64x16 \
      --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_new.md"
   pgp bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 k0_f16_64x64x16 \
      --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_old.md"
@@ -58,7 +60,7 @@ done
 in_time 420 "fuzz" && fuzz_types 300 40 f16:3303 bf16:3304
 # (6) shortk opted into auto: tune the tiny-K suite into a copy of this card's table, then auto over the
 # held-out tiny-K and random suites with it (what shipping those entries would do).
-export PIPEGEMM_AUTO_ALSO=shortk_f16_32x256x16,shortk_bf16_32x256x16,shortk_f16_64x128x16,shortk_bf16_64x128x16
+export PIPEGEMM_AUTO_ALSO=shortk_f16_32x256x16,shortk_bf16_32x256x16${W:+,shortk_f16$W,shortk_bf16$W}
 tune_copy bench/suites/tiny_k.txt 470
 auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_tuned 510 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
 auto_suite bench/suites/random_heldout.txt random_heldout_tuned 545 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
