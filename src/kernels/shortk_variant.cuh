@@ -58,10 +58,11 @@ struct ShortKVariant {
     v.symbol = "shortk_kernel*ShortKName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
-    // By name until it beats the best cuBLAS broadly: session 32's FFMA form reached 0.82 / 0.86
-    // (FP16 / BF16) of it over the held-out tiny-K suite on the H100, ahead on 4-6 of 73 shapes
-    // (bench/results/2026-12-06_h100_s32_call2_*, docs/shortk.md); this form is not yet measured.
+    // auto's where its own tune entry timed it fastest: 1.10-1.5x the best cuBLAS on large D, but
+    // ~1 us behind it on the ~3 us grids, where auto's neighbours took it when opted in fully
+    // (41x1991x1 at 0.64-0.67; H100, bench/results/2026-12-06_h100_s33_call1_*, docs/shortk.md).
     v.auto_candidate = false;
+    v.auto_tuned_only = true;
     return v;
   }
 };

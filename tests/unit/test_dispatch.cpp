@@ -539,7 +539,8 @@ TEST(AutoChoice, ShortKVariantsAreScoredOnlyOverTheNeighboursWithinTheirK) {
   const std::string sk = "shortk_f16_32x256x16", k0 = "k0_f16_128x128x16", lt = "cublaslt_f16";
   ASSERT_NE(find_variant(sk), nullptr);
   EXPECT_EQ(find_variant(sk)->req.max_k, 16);
-  // shortk runs by name: opted into auto's candidates the way a user would ($PIPEGEMM_AUTO_ALSO).
+  // shortk is auto's only where its own tune entry timed it: opted into auto's guesses the way a user
+  // would ($PIPEGEMM_AUTO_ALSO).
   struct OptIn {
     OptIn(const std::string& v) { setenv("PIPEGEMM_AUTO_ALSO", v.c_str(), 1); }
     ~OptIn() { unsetenv("PIPEGEMM_AUTO_ALSO"); }

@@ -481,7 +481,8 @@ TEST(LadderRegistry, ShortKTakesTheFullSemanticsWithinItsK) {
     EXPECT_TRUE(v.req.bias_per_row && v.req.bias_per_col && v.req.bias_f32);
     EXPECT_EQ(v.req.activations, (1u << int(Activation::relu)) | (1u << int(Activation::gelu_tanh)) |
                                      (1u << int(Activation::gelu_erf)));
-    EXPECT_FALSE(v.auto_candidate);  // by name until it beats the best cuBLAS broadly (docs/shortk.md)
+    EXPECT_FALSE(v.auto_candidate);  // auto's only where its own tune entry timed it fastest (docs/shortk.md)
+    EXPECT_TRUE(v.auto_tuned_only);
     const sass::Expect e = sass::expect_for(v);
     EXPECT_EQ(e.mma_ops, std::vector<std::string>{"HMMA"});
     EXPECT_EQ(e.load_ops, std::vector<std::string>{"LDG"});
