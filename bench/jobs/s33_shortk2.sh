@@ -1,0 +1,46 @@
+# Session 33, call 2: shortk's store loops unrolled (the words path for D rows off 16 bytes, and the
+# 16-byte path) beside call 1's build ($PREV: CI's build of 672a649), processes alternating; and auto as
+# shipped -- shortk auto's where its own tune entry timed it fastest, the H100 table's tiny-K entries
+# re-tuned in call 1 -- over the held-out tiny-K and random suites.
+# (1) the shortk GPU tests, verify of rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck;
+# (2) the tiny grids and the sweep, new then previous; (3) the held-out tiny-K suite, new then previous;
+# (4) fuzz 300 a type; (5) auto over the held-out tiny-K and random suites with the shipped table.
+# On an H200 the H200 queue's head runs instead (s30_h200.sh).
+# Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s33_shortk2.sh
+#      (carry .carry/pipegemm.gz, .carry/tests: CI's build of a575f29; .carry/prev: CI's build of 672a649)
+if nvidia-smi -L | grep -q H200; then
+  source bench/jobs/s30_h200.sh
+  return 0
+fi
+PREV=$PWD/.carry/prev/pipegemm
+[ -f "$PREV.gz" ] && gunzip -f "$PREV.gz" && chmod +x "$PREV"
+pgp() {
+  echo; echo "\$ pipegemm(672a649) $*"
+  "$PREV" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
+gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*'
+for k in shortk_f16_32x256x16 shortk_f16_64x128x16; do
+  pg verify --shape 3754x10117x5 --kernel $k --dtype f16 --offset 1 --bias row --act relu
+  pg verify --shape 1000x8194x16 --kernel $k --dtype f16 --layout NN --beta 0.5 --batch 3
+done
+pg verify --shape 777x1001x13 --kernel shortk_bf16_f32out_32x256x16 --dtype bf16 --out-dtype f32 --ldd 1003 --act gelu_tanh
+in_time 100 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 60
+for s in shortk_tiny shortk_sweep; do
+  in_time 200 "$s" || continue
+  pg bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 shortk_f16_64x128x16 k0_f16_64x64x16 \
+     --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_new.md"
+  pgp bench --suite bench/suites/$s.txt --dtype f16 --out-dtype f16 --kernel shortk_f16_32x256x16 shortk_f16_64x128x16 k0_f16_64x64x16 \
+     --reps 30 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/${s}_f16_prev.md"
+done
+for t in f16 bf16; do
+  in_time 280 "tiny_k_heldout $t" || continue
+  pg bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 shortk_${t}_64x128x16 \
+     --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_new.md"
+  pgp bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 shortk_${t}_64x128x16 \
+     --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_prev.md"
+done
+in_time 320 "fuzz" && fuzz_types 300 40 f16:3313 bf16:3314
+auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_shipped 380 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
+auto_suite bench/suites/random_heldout.txt random_heldout_shipped 420 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
+note "done at $(( $(date +%s) - t0 ))s"
