@@ -52,6 +52,15 @@ pg() {
   "$PG" "$@"
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+# pgp ARGS...: a previous build's CLI, carried gzipped as .carry/prev/pipegemm.gz (the job says which
+# commit), logged like pg: a change is timed as the same commands in alternating processes.
+pgp() {
+  local prev=$PWD/.carry/prev/pipegemm
+  [ -f "$prev.gz" ] && gunzip -f "$prev.gz" && chmod +x "$prev"
+  echo; echo "\$ pipegemm(prev) $*"
+  "$prev" "$@"
+  echo "# exit $?"
+} >> "$OUT/run.log" 2>&1
 # gtest BINARY [filter]: run a GPU test binary, log it.
 gt() {
   echo; echo "\$ $1 --gtest_filter=${2:-*}"

@@ -1,6 +1,6 @@
 # Session 33, call 2: shortk rewritten for instructions a thread (mma.sync on the zero-padded K, 16-bit
 # tiles by predicated element loads, explicit 16-byte row stores; docs/shortk.md), 32x256 and 64x128, beside session 32's
-# FFMA form, the CLI of 208a07d ($PREV, .carry/prev), processes alternating, same shapes and peers.
+# FFMA form, the CLI of 208a07d (pgp: .carry/prev), processes alternating, same shapes and peers.
 # (1) its GPU tests (and skinny's: it shares the MMA alias now), verify of large misaligned tiny-K
 # shapes in the three type sets; (2) the held-out tiny-K suite, new then old, each type; (3) the sweep
 # (K 1..16 at 4096x8192, rows in and off 16 bytes) and the tiny grids, new then old; (4) fuzz 300 a
@@ -8,20 +8,13 @@
 # the held-out tiny-K suite with it; (6) memcheck of the shortk GPU tests, ncu of the new kernel at
 # 4096x8192x2 and 4096x8194x2, auto over the held-out random suite -- by value, as the call's time allows.
 # On an H200 the H200 queue's head runs instead (s30_h200.sh, ~9 minutes): the criteria name that card.
+# (Ran as call 1 with pgp defined here, its log lines "pipegemm(208a07d)"; pgp is gpu_session.sh's now.)
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s33_shortk.sh
 #      (carry .carry/pipegemm.gz, .carry/tests, .carry/prev: CI's builds of the new commit and of 208a07d)
 if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s30_h200.sh
   return 0
 fi
-PREV=$PWD/.carry/prev/pipegemm
-[ -f "$PREV.gz" ] && gunzip -f "$PREV.gz" && chmod +x "$PREV"
-# pgp ARGS...: the previous CLI, logged like pg.
-pgp() {
-  echo; echo "\$ pipegemm(208a07d) $*"
-  "$PREV" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
 # W ("_64x128x16" or ""): the second config where this build has it (ae10d84's has 32x256 only).
 W=$("$PG" list 2>/dev/null | grep -q shortk_f16_64x128x16 && echo _64x128x16)
 gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*:Skinny*'

@@ -1,5 +1,5 @@
 # Session 33, call 2: shortk's store loops unrolled (the words path for D rows off 16 bytes, and the
-# 16-byte path) beside call 1's build ($PREV: CI's build of 672a649), processes alternating; and auto as
+# 16-byte path) beside call 1's build (pgp: CI's build of 672a649), processes alternating; and auto as
 # shipped -- shortk auto's where its own tune entry timed it fastest, the H100 table's tiny-K entries
 # re-tuned in call 1 -- over the held-out tiny-K and random suites.
 # (1) the shortk GPU tests, verify of rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck;
@@ -12,13 +12,6 @@ if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s30_h200.sh
   return 0
 fi
-PREV=$PWD/.carry/prev/pipegemm
-[ -f "$PREV.gz" ] && gunzip -f "$PREV.gz" && chmod +x "$PREV"
-pgp() {
-  echo; echo "\$ pipegemm(672a649) $*"
-  "$PREV" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
 gt pipegemm_gpu_tests 'GpuLadder.ShortK*:GpuSemantics.ShortK*'
 for k in shortk_f16_32x256x16 shortk_f16_64x128x16; do
   pg verify --shape 3754x10117x5 --kernel $k --dtype f16 --offset 1 --bias row --act relu
