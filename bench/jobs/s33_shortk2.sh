@@ -1,5 +1,5 @@
 # Session 33, call 2: shortk's store loops unrolled (the words path for D rows off 16 bytes, and the
-# 16-byte path) beside call 1's build (pgp: CI's build of 672a649), processes alternating; and auto as
+# 16-byte path) 
 # shipped -- shortk auto's where its own tune entry timed it fastest, the H100 table's tiny-K entries
 # re-tuned in call 1 -- over the held-out tiny-K and random suites.
 # (1) the shortk GPU tests, verify of rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck;
@@ -7,7 +7,7 @@
 # (4) fuzz 300 a type; (5) auto over the held-out tiny-K and random suites with the shipped table.
 # On an H200 the H200 queue's head runs instead (s30_h200.sh).
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s33_shortk2.sh
-#      (carry .carry/pipegemm.gz, .carry/tests: CI's build of a575f29; .carry/prev: CI's build of 672a649)
+#      (carry .carry/pipegemm.gz, .carry/tests: CI's build of the branch; .carry/prev/pipegemm.gz: main's CLI)
 if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s30_h200.sh
   return 0
