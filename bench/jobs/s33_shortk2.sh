@@ -1,7 +1,8 @@
-# Session 33, call 2: shortk's store loops unrolled (the words path for D rows off 16 bytes, and the
-# 16-byte path) 
-# shipped -- shortk auto's where its own tune entry timed it fastest, the H100 table's tiny-K entries
-# re-tuned in call 1 -- over the held-out tiny-K and random suites.
+# Session 33's call 2 (not run: no device time left): shortk's store loops unrolled (the words path for
+# D rows off 16 bytes, and the 16-byte path; branch s33-shortk-unrolled-stores, a575f29) beside main's
+# measured loops (pgp), processes alternating; and auto as shipped -- shortk auto's where its own tune
+# entry timed it fastest, the H100 table's tiny-K entries re-tuned in call 1 -- over the held-out
+# tiny-K and random suites.
 # (1) the shortk GPU tests, verify of rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck;
 # (2) the tiny grids and the sweep, new then previous; (3) the held-out tiny-K suite, new then previous;
 # (4) fuzz 300 a type; (5) auto over the held-out tiny-K and random suites with the shipped table.
