@@ -46,21 +46,24 @@ else
 fi
 # note TEXT...: a "# TEXT" line in run.log (a job's own markers between its commands).
 note() { echo "# $*" >> "$OUT/run.log"; }
-# pg ARGS...: run pipegemm, log the exact command and its output.
-pg() {
-  echo; echo "\$ pipegemm $*"
-  "$PG" "$@"
+# run_logged BINARY LABEL ARGS...: run a pipegemm build, log the exact command (as LABEL ARGS) and its
+# output.
+run_logged() {
+  local bin=$1 label=$2
+  shift 2
+  echo; echo "\$ $label $*"
+  "$bin" "$@"
   echo "# exit $?"
 } >> "$OUT/run.log" 2>&1
+# pg ARGS...: this build's CLI.
+pg() { run_logged "$PG" pipegemm "$@"; }
 # pgp ARGS...: a previous build's CLI, carried gzipped as .carry/prev/pipegemm.gz (the job says which
-# commit), logged like pg: a change is timed as the same commands in alternating processes.
+# commit): a change is timed as the same commands in alternating processes.
 pgp() {
   local prev=$PWD/.carry/prev/pipegemm
   [ -f "$prev.gz" ] && gunzip -f "$prev.gz" && chmod +x "$prev"
-  echo; echo "\$ pipegemm(prev) $*"
-  "$prev" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
+  run_logged "$prev" "pipegemm(prev)" "$@"
+}
 # gtest BINARY [filter]: run a GPU test binary, log it.
 gt() {
   echo; echo "\$ $1 --gtest_filter=${2:-*}"
@@ -183,11 +186,7 @@ build_traced() {
   grep -E "error" /tmp/build_trace.log | head -10 >> "$OUT/run.log"
   return $rc
 }
-pgt() {
-  echo; echo "\$ pipegemm(traced) $*"
-  "$PWD/$TRACE_BUILD/pipegemm" "$@"
-  echo "# exit $?"
-} >> "$OUT/run.log" 2>&1
+pgt() { run_logged "$PWD/$TRACE_BUILD/pipegemm" "pipegemm(traced)" "$@"; }
 rm -f "$PWD/${CARD}_job.json"  # a warm machine may keep one from a job cut off at the call's limit
 source "$JOB"
 rm -f "$PWD/${CARD}_job.json"
