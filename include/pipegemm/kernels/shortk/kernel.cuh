@@ -13,9 +13,10 @@
 //            each predicated (no branch), so all of a thread's loads issue before its first store.
 //   compute  K padded with zeros to KMAX: each warp a 32-row block of mma.sync m16n8k16
 //            (ldmatrix.x4 fragments), fp32 accumulators.
-//   store    the accumulators as an fp32 tile in shared memory (over the operands); the general
-//            epilogue, if any, once an element in row order (C's reads coalesce); then each row of
-//            D in 16-byte vectors where D's rows allow, else a warp a row in 4-byte words.
+//   store    the accumulators as an fp32 tile in shared memory (over the operands), each row shifted
+//            so that D's 16-byte vectors are its 16-byte slots, whatever ldd and the pointer; the
+//            general epilogue, if any, once an element in row order (C's reads coalesce); then every
+//            row of D in 16-byte vectors, element stores only where a row's ends cut a vector.
 //
 // Session 32's form (fp32 operands from element loads through 64-bit addresses, FFMA, 4 x 8
 // outputs a thread) ran ~1,100 instructions a thread, ~460 of them address setup before its first
@@ -112,57 +113,47 @@ __device__ __forceinline__ void fill_tile(uint16_t* sT, const TA* __restrict__ s
   }
 }
 
-// 8 values -> one 16-byte vector of a 16-bit D (or two of an f32 D) at p (aligned): an explicit
-// vector store (left to the compiler, the 16-bit D's came out as four 4-byte STG.E).
+// 16 bytes of D's values at p (aligned: 4 of an f32 D, 8 of a 16-bit one) as one explicit vector store
+// (left to the compiler, a 16-bit D's came out as four 4-byte STG.E).
 template <class TD>
-__device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
-  if constexpr (std::is_same_v<TD, float>) {
+__device__ __forceinline__ void store_vec(TD* p, const float (&v)[16 / sizeof(TD)]) {
+  if constexpr (std::is_same_v<TD, float>)
     arch::st_global_v4(p, make_uint4(__float_as_uint(v[0]), __float_as_uint(v[1]), __float_as_uint(v[2]), __float_as_uint(v[3])));
-    arch::st_global_v4(p + 4, make_uint4(__float_as_uint(v[4]), __float_as_uint(v[5]), __float_as_uint(v[6]), __float_as_uint(v[7])));
-  } else {
+  else
     arch::st_global_v4(p, make_uint4(common::pack_pair<TD>(v[0], v[1]), common::pack_pair<TD>(v[2], v[3]),
                                      common::pack_pair<TD>(v[4], v[5]), common::pack_pair<TD>(v[6], v[7])));
-  }
 }
 
-// The fp32 tile (rows x cols of sD, pitch kLdD) to global rows that are not 16-byte vectors. Warp w
-// takes rows w, w + 8, ...; a 16-bit D goes out in 4-byte words (after one element where the row
-// starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
-// Both loops are unrolled to their compile-time bounds, each step predicated: a lane's loads and
-// stores of all its rows are independent (as a run-time loop, each trip waited for its LDS -- a
-// tiny grid's words path took ~1 us more than its 16-byte path, session 33).
-// (Each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16 bytes apart: 3.5x
-// cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32.)
-template <class Cfg>
-__device__ __forceinline__ void store_rows_words(const float* sD, typename Cfg::TD* g0, int64_t ldd, int rows,
-                                                 int cols) {
+// The shifted fp32 tile (see the kernel's STORE) to D: each thread an 8-float slot of a row of sD at
+// a time, which is one 16-byte vector of D's row (two of an f32 D); a vector that the row's ends cut
+// is written element by element. kSlots a row: BN / 8 where every shift is 0, one more otherwise.
+// Unrolled to its compile-time count, each step predicated: a thread's slots are independent (as a
+// run-time loop each trip waited for its LDS: ~1 us on a tiny grid, session 33).
+template <class Cfg, int kSlots, class Shift>
+__device__ __forceinline__ void store_slots(const float* sD, typename Cfg::TD* d_tile, int64_t ldd, int rows,
+                                            int cols, const Shift& shift) {
   using TD = typename Cfg::TD;
-  constexpr int kRowsPerWarp = Cfg::BM / Cfg::kWarps;
-  constexpr int kPerLane = (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) / 32;  // words (or f32 elements) a lane a row
-  static_assert(Cfg::BM % Cfg::kWarps == 0 && (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) % 32 == 0, "whole rows a warp");
-  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  constexpr int kVecD = 16 / int(sizeof(TD)), kThreads = Cfg::kNumThreads;
+  constexpr int kSteps = (Cfg::BM * kSlots + kThreads - 1) / kThreads;
+  const int tid = int(threadIdx.x);
 #pragma unroll
-  for (int i = 0; i < kRowsPerWarp; ++i) {
-    const int r = warp + i * Cfg::kWarps;
-    if (r >= rows) continue;
-    const float* s = sD + r * Cfg::kLdD;
-    TD* g = g0 + r * ldd;
-    if constexpr (sizeof(TD) == 2) {
-      const int lead = reinterpret_cast<uintptr_t>(g) % 4 ? 1 : 0;
-      const int pairs = (cols - lead) / 2;
-      uint32_t* g32 = reinterpret_cast<uint32_t*>(g + lead);
+  for (int i = 0; i < kSteps; ++i) {
+    const int q = tid + i * kThreads, r = q / kSlots, u = q % kSlots;
+    if (r >= rows) continue;  // also q past the last slot
+    const int c0 = 8 * u - shift(r);  // D's column of the slot's first element
+    if (c0 >= cols) continue;
+    const float4 lo = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * u]);
+    const float4 hi = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * u + 4]);
+    const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+    TD* p = d_tile + r * ldd + c0;
 #pragma unroll
-      for (int w = 0; w < kPerLane; ++w) {
-        const int p = lane + 32 * w;
-        if (p < pairs) g32[p] = common::pack_pair<TD>(s[lead + 2 * p], s[lead + 2 * p + 1]);
-      }
-      if (lead && lane == 0) g[0] = TD(s[0]);
-      if ((cols - lead) % 2 && lane == 31) g[cols - 1] = TD(s[cols - 1]);
-    } else {
+    for (int h = 0; h < 8; h += kVecD) {
+      if (c0 + h >= 0 && c0 + h + kVecD <= cols) {
+        store_vec<TD>(p + h, *reinterpret_cast<const float(*)[kVecD]>(v + h));
+      } else {
 #pragma unroll
-      for (int w = 0; w < kPerLane; ++w) {
-        const int c = lane + 32 * w;
-        if (c < cols) g[c] = s[c];
+        for (int j = h; j < h + kVecD; ++j)
+          if (c0 + j >= 0 && c0 + j < cols) p[j] = TD(v[j]);
       }
     }
   }
@@ -240,17 +231,33 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     }
 
     // ===== STORE: fp32 tile in smem, the epilogue, rows of D ===================================
+    // Row r of the tile sits in sD shifted right by shift(r) = (D's row address % 16) / sizeof(TD)
+    // elements, so each 16-byte vector of D's row is one aligned 16-byte slot of sD's row, whatever
+    // ldd and the pointer: every row leaves in 16-byte vectors but for its partial first and last
+    // slot. (Rows off 16 bytes went out in 4-byte words at 68-76% of the copy rate against 91-99%
+    // for 16-byte rows, session 33.) shift(r) = (shift(0) + r * ldd) mod kVecD: D's elements are
+    // aligned to their size. The pad of 8 floats a row holds the shift.
+    TD* const d = args.d + bt * args.stride_d;
+    TD* const d_tile = d + m0 * args.ldd + n0;
+    const int shift0 = int(reinterpret_cast<uintptr_t>(d_tile) % 16) / int(sizeof(TD));
+    const int ldd_mod = int(args.ldd % kVecD);
+    const bool vec_rows = shift0 == 0 && ldd_mod == 0;  // every shift 0: no slot past BN
+    const auto shift = [&](int r) { return (shift0 + r * ldd_mod) & (kVecD - 1); };
     __syncthreads();  // every warp is done reading sA, sB: sD takes their place
     {
       const int g = lane >> 2, t2 = 2 * (lane & 3);
 #pragma unroll
-      for (int i = 0; i < Cfg::kMBlocks; ++i)
+      for (int i = 0; i < Cfg::kMBlocks; ++i) {
+        // Element stores (float2 where every shift is 0 as a second path cost spills at 64 registers).
+        const int r = wm + 16 * i + g;
+        float* d0 = &sD[r * kLdD + shift(r) + wn + t2];
+        float* d1 = &sD[(r + 8) * kLdD + shift(r + 8) + wn + t2];
 #pragma unroll
         for (int j = 0; j < Cfg::kNBlocks; ++j) {
-          float* d0 = &sD[(wm + 16 * i + g) * kLdD + wn + 8 * j + t2];
-          *reinterpret_cast<float2*>(d0) = make_float2(acc[i][j][0], acc[i][j][1]);
-          *reinterpret_cast<float2*>(d0 + 8 * kLdD) = make_float2(acc[i][j][2], acc[i][j][3]);
+          d0[8 * j] = acc[i][j][0], d0[8 * j + 1] = acc[i][j][1];
+          d1[8 * j] = acc[i][j][2], d1[8 * j + 1] = acc[i][j][3];
         }
+      }
     }
     __syncthreads();
     if (!plain) {  // alpha, beta * C, bias, activation: once an element, consecutive threads along a row
@@ -259,35 +266,15 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
         const int r = e / BN, c = e % BN;
         if (r >= rows || c >= cols) continue;
         const int64_t gm = m0 + r, gn = n0 + c;
-        float& v = sD[r * kLdD + c];
+        float& v = sD[r * kLdD + shift(r) + c];
         v = common::activate(common::epilogue_linear<TD>(v, ep, common::c_element<TD>(ep, bt, gm, gn), gm, gn), ep.act);
       }
       __syncthreads();
     }
-    TD* d = args.d + bt * args.stride_d;
-    if (reinterpret_cast<uintptr_t>(d) % 16 == 0 && args.ldd % kVecD == 0) {
-      // 8 columns a thread, a warp's 32 threads along a row: 16-byte vectors (two for an f32 D).
-      // Unrolled to its compile-time count, like the words path: the chunks are independent.
-      static_assert(BM * (BN / 8) % kThreads == 0, "whole 8-column chunks a thread");
-#pragma unroll
-      for (int i = 0; i < BM * (BN / 8) / kThreads; ++i) {
-        const int q = tid + i * kThreads, r = q / (BN / 8), c = (q % (BN / 8)) * 8;
-        if (r >= rows || c >= cols) continue;
-        const float4 lo = *reinterpret_cast<const float4*>(&sD[r * kLdD + c]);
-        const float4 hi = *reinterpret_cast<const float4*>(&sD[r * kLdD + c + 4]);
-        const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-        TD* row = d + (m0 + r) * args.ldd + n0 + c;
-        if (c + 8 <= cols) {
-          store8(row, v);
-        } else {
-#pragma unroll
-          for (int j = 0; j < 8; ++j)
-            if (c + j < cols) row[j] = TD(v[j]);
-        }
-      }
-    } else {  // rows off 16 bytes: each warp writes whole rows, lanes on consecutive words
-      store_rows_words<Cfg>(sD, d + m0 * args.ldd + n0, args.ldd, rows, cols);
-    }
+    if (vec_rows)
+      store_slots<Cfg, BN / 8>(sD, d_tile, args.ldd, rows, cols, shift);
+    else
+      store_slots<Cfg, BN / 8 + 1>(sD, d_tile, args.ldd, rows, cols, shift);
   }
 }
 
