@@ -33,6 +33,7 @@
 
 #include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
+#include "pipegemm/arch/st_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/hmma.cuh"
 #include "pipegemm/mechanism.hpp"
