@@ -13,10 +13,10 @@
 //            each predicated (no branch), so all of a thread's loads issue before its first store.
 //   compute  K padded with zeros to KMAX: each warp a 32-row block of mma.sync m16n8k16
 //            (ldmatrix.x4 fragments), fp32 accumulators.
-//   store    the accumulators as an fp32 tile in shared memory (over the operands), each row shifted
-//            so that D's 16-byte vectors are its 16-byte slots, whatever ldd and the pointer; the
-//            general epilogue, if any, once an element in row order (C's reads coalesce); then every
-//            row of D in 16-byte vectors, element stores only where a row's ends cut a vector.
+//   store    the accumulators as an fp32 tile in shared memory (over the operands); the general
+//            epilogue, if any, once an element in row order (C's reads coalesce); then each row of
+//            D in 16-byte vectors -- where D's rows are off 16 bytes, each lane's vector realigned
+//            with columns shuffled from its neighbour lane.
 //
 // Session 32's form (fp32 operands from element loads through 64-bit addresses, FFMA, 4 x 8
 // outputs a thread) ran ~1,100 instructions a thread, ~460 of them address setup before its first
@@ -114,48 +114,111 @@ __device__ __forceinline__ void fill_tile(uint16_t* sT, const TA* __restrict__ s
   }
 }
 
-// 16 bytes of D's values at p (aligned: 4 of an f32 D, 8 of a 16-bit one) as one explicit vector store
-// (left to the compiler, a 16-bit D's came out as four 4-byte STG.E).
+// 8 values -> one 16-byte vector of a 16-bit D (or two of an f32 D) at p (aligned): an explicit
+// vector store (left to the compiler, the 16-bit D's came out as four 4-byte STG.E).
 template <class TD>
-__device__ __forceinline__ void store_vec(TD* p, const float (&v)[16 / sizeof(TD)]) {
-  if constexpr (std::is_same_v<TD, float>)
+__device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
+  if constexpr (std::is_same_v<TD, float>) {
     arch::st_global_v4(p, make_uint4(__float_as_uint(v[0]), __float_as_uint(v[1]), __float_as_uint(v[2]), __float_as_uint(v[3])));
-  else
+    arch::st_global_v4(p + 4, make_uint4(__float_as_uint(v[4]), __float_as_uint(v[5]), __float_as_uint(v[6]), __float_as_uint(v[7])));
+  } else {
     arch::st_global_v4(p, make_uint4(common::pack_pair<TD>(v[0], v[1]), common::pack_pair<TD>(v[2], v[3]),
                                      common::pack_pair<TD>(v[4], v[5]), common::pack_pair<TD>(v[6], v[7])));
+  }
 }
 
-// The shifted fp32 tile (see the kernel's STORE) to D: each thread an 8-float slot of a row of sD at
-// a time, which is one 16-byte vector of D's row (two of an f32 D); a vector that the row's ends cut
-// is written element by element. kSlots a row: BN / 8 where every shift is 0, one more otherwise.
-// Unrolled to its compile-time count, each step predicated: a thread's slots are independent (as a
-// run-time loop each trip waited for its LDS: ~1 us on a tiny grid, session 33).
-template <class Cfg, int kSlots, class Shift>
-__device__ __forceinline__ void store_slots(const float* sD, typename Cfg::TD* d_tile, int64_t ldd, int rows,
-                                            int cols, const Shift& shift) {
+// The fp32 tile to D rows that are off 16 bytes (an ldd not a multiple of 16 bytes, or a pointer
+// off 16 bytes), still as 16-byte vectors. Row r of D starts s = (its address % 16) / sizeof(TD)
+// elements past a 16-byte boundary, so its vectors hold columns [8i - s, 8i - s + 8). A row is
+// kLanes lanes, lane i reading its aligned 8-column chunk of sD (two LDS.128, as the 16-byte path)
+// and taking the s columns before it from lane i - 1 (shfl.up): shared memory sees exactly the
+// aligned path's traffic (shifting the tile's rows in smem instead made the fragment stores 2- to
+// 3-way bank conflicts: 6-33% slower, session 34). Lane 0 writes columns [0, 8 - s) and the row's
+// last lane the s columns past its vector element by element, as does any lane whose vector the
+// tile's last column cuts. Unrolled to its compile-time count, each row predicated: a lane's rows
+// are independent (as a run-time loop each trip waited for its LDS: ~1 us on a tiny grid, session
+// 33). (Before session 34: a warp a row in 4-byte words, 68-76% of the copy rate against 91-99% for
+// 16-byte rows; from registers element by element, 3.5x the staged time, session 32.)
+template <class Cfg>
+__device__ __forceinline__ void store_rows_shifted(const float* sD, typename Cfg::TD* d_tile, int64_t ldd, int rows,
+                                                   int cols, int shift0, int ldd_mod) {
   using TD = typename Cfg::TD;
-  constexpr int kVecD = 16 / int(sizeof(TD)), kThreads = Cfg::kNumThreads;
-  constexpr int kSteps = (Cfg::BM * kSlots + kThreads - 1) / kThreads;
-  const int tid = int(threadIdx.x);
+  constexpr int kVecD = 16 / int(sizeof(TD));
+  constexpr int kLanes = Cfg::BN / 8, kRowsPerPass = Cfg::kNumThreads / kLanes;
+  static_assert(32 % kLanes == 0 && Cfg::BM % kRowsPerPass == 0, "whole rows a warp, whole passes a tile");
+  const int li = int(threadIdx.x) % kLanes, r0 = int(threadIdx.x) / kLanes;
 #pragma unroll
-  for (int i = 0; i < kSteps; ++i) {
-    const int q = tid + i * kThreads, r = q / kSlots, u = q % kSlots;
-    if (r >= rows) continue;  // also q past the last slot
-    const int c0 = 8 * u - shift(r);  // D's column of the slot's first element
-    if (c0 >= cols) continue;
-    const float4 lo = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * u]);
-    const float4 hi = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * u + 4]);
+  for (int pass = 0; pass < Cfg::BM / kRowsPerPass; ++pass) {
+    const int r = r0 + pass * kRowsPerPass;  // every lane shuffles; only rows < rows store
+    const int s = (shift0 + r * ldd_mod) & (kVecD - 1);
+    const float4 lo = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * li]);
+    const float4 hi = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * li + 4]);
     const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    TD* p = d_tile + r * ldd + c0;
+    // out: D's elements [8 li - s, 8 li - s + 8) -- the previous lane's last s, then this lane's
+    // first 8 - s -- as the 32-bit units of one 16-byte vector (two for an f32 D).
+    uint32_t out[sizeof(TD) == 2 ? 4 : 8];  // 4 words of a 16-bit D, 8 floats of an f32 D
+    if constexpr (sizeof(TD) == 2) {
+      uint32_t x[8];  // the previous lane's 4 words, then this lane's
 #pragma unroll
-    for (int h = 0; h < 8; h += kVecD) {
-      if (c0 + h >= 0 && c0 + h + kVecD <= cols) {
-        store_vec<TD>(p + h, *reinterpret_cast<const float(*)[kVecD]>(v + h));
+      for (int k = 0; k < 4; ++k) {
+        x[4 + k] = common::pack_pair<TD>(v[2 * k], v[2 * k + 1]);
+        x[k] = __shfl_up_sync(0xffffffffu, x[4 + k], 1, kLanes);
+      }
+      // word k of out: the high half of x[t + k] and the low half of x[t + k + 1] (s odd), or
+      // x[t + k + 1] (s even), with t = 3 - s / 2: a two-level select on t, then a byte permute.
+      const int t = 3 - (s >> 1);
+      uint32_t z[6], y[5];
+#pragma unroll
+      for (int i = 0; i < 6; ++i) z[i] = (t & 2) ? x[i + 2] : x[i];
+#pragma unroll
+      for (int j = 0; j < 5; ++j) y[j] = (t & 1) ? z[j + 1] : z[j];
+      const uint32_t sel = (s & 1) ? 0x5432u : 0x7654u;
+#pragma unroll
+      for (int k = 0; k < 4; ++k) out[k] = __byte_perm(y[k], y[k + 1], sel);
+    } else {
+      uint32_t x[11];  // the previous lane's last 3 floats, then this lane's 8
+#pragma unroll
+      for (int k = 0; k < 8; ++k) x[3 + k] = __float_as_uint(v[k]);
+#pragma unroll
+      for (int k = 0; k < 3; ++k) x[k] = __shfl_up_sync(0xffffffffu, x[8 + k], 1, kLanes);
+      const int t = 3 - s;  // element j of out: x[t + j]
+      uint32_t z[9];
+#pragma unroll
+      for (int i = 0; i < 9; ++i) z[i] = (t & 2) ? x[i + 2] : x[i];
+#pragma unroll
+      for (int j = 0; j < 8; ++j) out[j] = (t & 1) ? z[j + 1] : z[j];
+    }
+    if (r >= rows) continue;
+    TD* row = d_tile + r * ldd;
+    auto element = [&](int j) {  // element j of out, as D's bits
+      if constexpr (sizeof(TD) == 2) {
+        const uint16_t h = uint16_t(j & 1 ? out[j >> 1] >> 16 : out[j >> 1]);
+        return *reinterpret_cast<const TD*>(&h);
+      } else {
+        return __uint_as_float(out[j]);
+      }
+    };
+    const int c0 = 8 * li - s;  // out's first column; its vectors are 16-byte aligned in D
+    if (li > 0 || s == 0) {
+      if (c0 + 8 <= cols) {
+#pragma unroll
+        for (int h = 0; h < 8; h += kVecD)
+          arch::st_global_v4(row + c0 + h, sizeof(TD) == 2 ? make_uint4(out[0], out[1], out[2], out[3])
+                                                           : make_uint4(out[h], out[h + 1], out[h + 2], out[h + 3]));
       } else {
 #pragma unroll
-        for (int j = h; j < h + kVecD; ++j)
-          if (c0 + j >= 0 && c0 + j < cols) p[j] = TD(v[j]);
+        for (int j = 0; j < 8; ++j)
+          if (c0 + j < cols) row[c0 + j] = element(j);
       }
+    } else {  // lane 0 of a shifted row: columns [0, 8 - s), this lane's own first elements
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if (j < 8 - s && j < cols) row[j] = TD(v[j]);
+    }
+    if (li == kLanes - 1 && s > 0) {  // the row's last s columns, past the last lane's vector
+#pragma unroll
+      for (int j = 0; j < 8; ++j)
+        if (j >= 8 - s && 8 * li + j < cols) row[8 * li + j] = TD(v[j]);
     }
   }
 }
@@ -232,33 +295,17 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     }
 
     // ===== STORE: fp32 tile in smem, the epilogue, rows of D ===================================
-    // Row r of the tile sits in sD shifted right by shift(r) = (D's row address % 16) / sizeof(TD)
-    // elements, so each 16-byte vector of D's row is one aligned 16-byte slot of sD's row, whatever
-    // ldd and the pointer: every row leaves in 16-byte vectors but for its partial first and last
-    // slot. (Rows off 16 bytes went out in 4-byte words at 68-76% of the copy rate against 91-99%
-    // for 16-byte rows, session 33.) shift(r) = (shift(0) + r * ldd) mod kVecD: D's elements are
-    // aligned to their size. The pad of 8 floats a row holds the shift.
-    TD* const d = args.d + bt * args.stride_d;
-    TD* const d_tile = d + m0 * args.ldd + n0;
-    const int shift0 = int(reinterpret_cast<uintptr_t>(d_tile) % 16) / int(sizeof(TD));
-    const int ldd_mod = int(args.ldd % kVecD);
-    const bool vec_rows = shift0 == 0 && ldd_mod == 0;  // every shift 0: no slot past BN
-    const auto shift = [&](int r) { return (shift0 + r * ldd_mod) & (kVecD - 1); };
     __syncthreads();  // every warp is done reading sA, sB: sD takes their place
     {
       const int g = lane >> 2, t2 = 2 * (lane & 3);
 #pragma unroll
-      for (int i = 0; i < Cfg::kMBlocks; ++i) {
-        // Element stores (float2 where every shift is 0 as a second path cost spills at 64 registers).
-        const int r = wm + 16 * i + g;
-        float* d0 = &sD[r * kLdD + shift(r) + wn + t2];
-        float* d1 = &sD[(r + 8) * kLdD + shift(r + 8) + wn + t2];
+      for (int i = 0; i < Cfg::kMBlocks; ++i)
 #pragma unroll
         for (int j = 0; j < Cfg::kNBlocks; ++j) {
-          d0[8 * j] = acc[i][j][0], d0[8 * j + 1] = acc[i][j][1];
-          d1[8 * j] = acc[i][j][2], d1[8 * j + 1] = acc[i][j][3];
+          float* d0 = &sD[(wm + 16 * i + g) * kLdD + wn + 8 * j + t2];
+          *reinterpret_cast<float2*>(d0) = make_float2(acc[i][j][0], acc[i][j][1]);
+          *reinterpret_cast<float2*>(d0 + 8 * kLdD) = make_float2(acc[i][j][2], acc[i][j][3]);
         }
-      }
     }
     __syncthreads();
     if (!plain) {  // alpha, beta * C, bias, activation: once an element, consecutive threads along a row
@@ -267,15 +314,37 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
         const int r = e / BN, c = e % BN;
         if (r >= rows || c >= cols) continue;
         const int64_t gm = m0 + r, gn = n0 + c;
-        float& v = sD[r * kLdD + shift(r) + c];
+        float& v = sD[r * kLdD + c];
         v = common::activate(common::epilogue_linear<TD>(v, ep, common::c_element<TD>(ep, bt, gm, gn), gm, gn), ep.act);
       }
       __syncthreads();
     }
-    if (vec_rows)
-      store_slots<Cfg, BN / 8>(sD, d_tile, args.ldd, rows, cols, shift);
-    else
-      store_slots<Cfg, BN / 8 + 1>(sD, d_tile, args.ldd, rows, cols, shift);
+    TD* d = args.d + bt * args.stride_d;
+    if (reinterpret_cast<uintptr_t>(d) % 16 == 0 && args.ldd % kVecD == 0) {
+      // 8 columns a thread, a warp's 32 threads along a row: 16-byte vectors (two for an f32 D).
+      // Unrolled to its compile-time count, like the words path: the chunks are independent.
+      static_assert(BM * (BN / 8) % kThreads == 0, "whole 8-column chunks a thread");
+#pragma unroll
+      for (int i = 0; i < BM * (BN / 8) / kThreads; ++i) {
+        const int q = tid + i * kThreads, r = q / (BN / 8), c = (q % (BN / 8)) * 8;
+        if (r >= rows || c >= cols) continue;
+        const float4 lo = *reinterpret_cast<const float4*>(&sD[r * kLdD + c]);
+        const float4 hi = *reinterpret_cast<const float4*>(&sD[r * kLdD + c + 4]);
+        const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+        TD* row = d + (m0 + r) * args.ldd + n0 + c;
+        if (c + 8 <= cols) {
+          store8(row, v);
+        } else {
+#pragma unroll
+          for (int j = 0; j < 8; ++j)
+            if (c + j < cols) row[j] = TD(v[j]);
+        }
+      }
+    } else {  // rows off 16 bytes: 16-byte vectors realigned across lanes
+      TD* const d_tile = d + m0 * args.ldd + n0;
+      store_rows_shifted<Cfg>(sD, d_tile, args.ldd, rows, cols,
+                              int(reinterpret_cast<uintptr_t>(d_tile) % 16) / int(sizeof(TD)), int(args.ldd % kVecD));
+    }
   }
 }
 
