@@ -1,17 +1,19 @@
 # Session 34 (branch s34-shortk-shifted-rows, on session 33's s33-shortk-unrolled-stores): shortk's
-# fp32 tile with each row shifted to D's 16-byte vectors, so rows off 16 bytes (odd ldd, a pointer
-# off 16 bytes) leave in 16-byte stores too, and the store loops unrolled to compile-time counts --
-# beside the build session 33's call 1 measured (pgp), processes alternating; and auto as shipped
-# (shortk auto's where its own tune entry timed it fastest, the H100 table's tiny-K entries re-tuned
-# in session 33) over the held-out tiny-K and random suites.
+# rows of D off 16 bytes (odd ldd, a pointer off 16 bytes) written as 16-byte vectors realigned across
+# lanes (shfl.up), and the store loops unrolled to compile-time counts -- beside a previous build
+# (pgp), processes alternating; and auto as shipped (shortk auto's where its own tune entry timed it
+# fastest, the H100 table's tiny-K entries re-tuned in session 33) over the held-out tiny-K and
+# random suites.
 # (1) the shortk GPU tests (GpuLadder.ShortKStoresRowsAtEveryAlignmentOfD among them), verify of
 # rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck; (2) the tiny grids and the sweep,
 # new then previous; (3) the held-out tiny-K suite, new then previous; (4) fuzz 300 a type; (5) auto
 # over the held-out tiny-K and random suites with the shipped table.
+# Call 1 ran the shifted-tile form (321e8a8) against 672a649; call 2 the shuffle form (2501fb2)
+# against a575f29 (session 33's unrolled 4-byte words).
 # On an H200 the H200 queue's head runs instead (s30_h200.sh).
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s34_shortk_shift.sh
 #      (carry .carry/pipegemm.gz, .carry/tests: CI's build of the branch; .carry/prev/pipegemm.gz: the
-#      build session 33's call 1 measured, 672a649)
+#      build compared against)
 if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s30_h200.sh
   return 0
