@@ -7,7 +7,8 @@
 # (1) the shortk GPU tests (GpuLadder.ShortKStoresRowsAtEveryAlignmentOfD among them), verify of
 # rows off 16 bytes (odd and even ldd, f32 D, a batch), memcheck; (2) the tiny grids and the sweep,
 # new then previous; (3) the held-out tiny-K suite, new then previous; (4) fuzz 300 a type; (5) auto
-# over the held-out tiny-K and random suites with the shipped table.
+# over the held-out tiny-K and random suites with the shipped table; ncu of the 32x256 config on 16-byte
+# rows and on rows off 16 bytes (smem bank conflicts, instructions, DRAM write rate), new and previous.
 # Call 1 ran the shifted-tile form (321e8a8) against 672a649; call 2 the shuffle form (2501fb2)
 # against a575f29 (session 33's unrolled 4-byte words).
 # On an H200 the H200 queue's head runs instead (s30_h200.sh).
@@ -38,6 +39,14 @@ for t in f16 bf16; do
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_new.md"
   pgp bench --suite bench/suites/tiny_k_heldout.txt --dtype $t --out-dtype $t --kernel shortk_${t}_32x256x16 shortk_${t}_64x128x16 \
      --reps 20 --rounds 2 --warmup 3 --same-bytes-copy --output "$OUT/tiny_k_heldout_${t}_prev.md"
+done
+NCU="ncu --clock-control none --launch-skip 2 --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --metrics smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,dram__bytes_write.sum.per_second"
+for x in "new 4096x8192x2" "new 4096x8194x2" "new 4096x8195x2" "prev 4096x8194x2" "prev 4096x8195x2"; do
+  set -- $x
+  bin=$PG; [ $1 = prev ] && bin=$PWD/.carry/prev/pipegemm
+  in_time 300 "ncu $1 $2" || continue
+  { echo; echo "\$ $NCU --kernel-name regex:shortk pipegemm($1) bench --shape $2 --kernel shortk_f16_32x256x16 --no-peers --reps 3 --warmup 3 --rounds 1"
+    timeout 40 $NCU --kernel-name regex:shortk $bin bench --shape $2 --kernel shortk_f16_32x256x16 --no-peers --reps 3 --warmup 3 --rounds 1 2>&1 | grep -v "^==PROF==" ; } >> "$OUT/run.log" 2>&1
 done
 in_time 320 "fuzz" && fuzz_types 300 40 f16:3313 bf16:3314
 auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_shipped 380 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
