@@ -15,8 +15,7 @@
 //            (ldmatrix.x4 fragments), fp32 accumulators.
 //   store    the accumulators as an fp32 tile in shared memory (over the operands); the general
 //            epilogue, if any, once an element in row order (C's reads coalesce); then each row of
-//            D in 16-byte vectors -- where D's rows are off 16 bytes, each lane's vector realigned
-//            with columns shuffled from its neighbour lane.
+//            D in 16-byte vectors where D's rows allow, else a warp a row in 4-byte words.
 //
 // Session 32's form (fp32 operands from element loads through 64-bit addresses, FFMA, 4 x 8
 // outputs a thread) ran ~1,100 instructions a thread, ~460 of them address setup before its first
@@ -127,98 +126,48 @@ __device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
   }
 }
 
-// The fp32 tile to D rows that are off 16 bytes (an ldd not a multiple of 16 bytes, or a pointer
-// off 16 bytes), still as 16-byte vectors. Row r of D starts s = (its address % 16) / sizeof(TD)
-// elements past a 16-byte boundary, so its vectors hold columns [8i - s, 8i - s + 8). A row is
-// kLanes lanes, lane i reading its aligned 8-column chunk of sD (two LDS.128, as the 16-byte path)
-// and taking the s columns before it from lane i - 1 (shfl.up): shared memory sees exactly the
-// aligned path's traffic (shifting the tile's rows in smem instead made the fragment stores 2- to
-// 3-way bank conflicts: 6-33% slower, session 34). Lane 0 writes columns [0, 8 - s) and the row's
-// last lane the s columns past its vector element by element, as does any lane whose vector the
-// tile's last column cuts. Unrolled to its compile-time count, each row predicated: a lane's rows
-// are independent (as a run-time loop each trip waited for its LDS: ~1 us on a tiny grid, session
-// 33). (Before session 34: a warp a row in 4-byte words, 68-76% of the copy rate against 91-99% for
-// 16-byte rows; from registers element by element, 3.5x the staged time, session 32.)
+// The fp32 tile (rows x cols of sD, pitch kLdD) to global rows that are not 16-byte vectors. Warp w
+// takes rows w, w + 8, ...; a 16-bit D goes out in 4-byte words (after one element where the row
+// starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
+// Both loops are unrolled to their compile-time bounds, each step predicated: a lane's loads and
+// stores of all its rows are independent (as a run-time loop, each trip waited for its LDS -- a
+// tiny grid's words path took ~1 us more than its 16-byte path, session 33).
+// (Each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16 bytes apart: 3.5x
+// cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32. Tried in session 34, both slower: the
+// tile's rows shifted in smem to D's 16-byte vectors -- the fragment stores' bank conflicts, 1.3x on
+// ldd 8194 -- and 16-byte vectors realigned across lanes by shfl.up -- 30 M instructions against
+// 24 M at 4096x8194x2, 1.2-1.3x; docs/shortk.md.)
 template <class Cfg>
-__device__ __forceinline__ void store_rows_shifted(const float* sD, typename Cfg::TD* d_tile, int64_t ldd, int rows,
-                                                   int cols, int shift0, int ldd_mod) {
+__device__ __forceinline__ void store_rows_words(const float* sD, typename Cfg::TD* g0, int64_t ldd, int rows,
+                                                 int cols) {
   using TD = typename Cfg::TD;
-  constexpr int kVecD = 16 / int(sizeof(TD));
-  constexpr int kLanes = Cfg::BN / 8, kRowsPerPass = Cfg::kNumThreads / kLanes;
-  static_assert(32 % kLanes == 0 && Cfg::BM % kRowsPerPass == 0, "whole rows a warp, whole passes a tile");
-  const int li = int(threadIdx.x) % kLanes, r0 = int(threadIdx.x) / kLanes;
+  constexpr int kRowsPerWarp = Cfg::BM / Cfg::kWarps;
+  constexpr int kPerLane = (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) / 32;  // words (or f32 elements) a lane a row
+  static_assert(Cfg::BM % Cfg::kWarps == 0 && (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) % 32 == 0, "whole rows a warp");
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
 #pragma unroll
-  for (int pass = 0; pass < Cfg::BM / kRowsPerPass; ++pass) {
-    const int r = r0 + pass * kRowsPerPass;  // every lane shuffles; only rows < rows store
-    const int s = (shift0 + r * ldd_mod) & (kVecD - 1);
-    const float4 lo = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * li]);
-    const float4 hi = *reinterpret_cast<const float4*>(&sD[r * Cfg::kLdD + 8 * li + 4]);
-    const float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-    // out: D's elements [8 li - s, 8 li - s + 8) -- the previous lane's last s, then this lane's
-    // first 8 - s -- as the 32-bit units of one 16-byte vector (two for an f32 D).
-    uint32_t out[sizeof(TD) == 2 ? 4 : 8];  // 4 words of a 16-bit D, 8 floats of an f32 D
-    if constexpr (sizeof(TD) == 2) {
-      uint32_t x[8];  // the previous lane's 4 words, then this lane's
-#pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        x[4 + k] = common::pack_pair<TD>(v[2 * k], v[2 * k + 1]);
-        x[k] = __shfl_up_sync(0xffffffffu, x[4 + k], 1, kLanes);
-      }
-      // word k of out: the high half of x[t + k] and the low half of x[t + k + 1] (s odd), or
-      // x[t + k + 1] (s even), with t = 3 - s / 2: a two-level select on t, then a byte permute.
-      const int t = 3 - (s >> 1);
-      uint32_t z[6], y[5];
-#pragma unroll
-      for (int i = 0; i < 6; ++i) z[i] = (t & 2) ? x[i + 2] : x[i];
-#pragma unroll
-      for (int j = 0; j < 5; ++j) y[j] = (t & 1) ? z[j + 1] : z[j];
-      const uint32_t sel = (s & 1) ? 0x5432u : 0x7654u;
-#pragma unroll
-      for (int k = 0; k < 4; ++k) out[k] = __byte_perm(y[k], y[k + 1], sel);
-    } else {
-      uint32_t x[11];  // the previous lane's last 3 floats, then this lane's 8
-#pragma unroll
-      for (int k = 0; k < 8; ++k) x[3 + k] = __float_as_uint(v[k]);
-#pragma unroll
-      for (int k = 0; k < 3; ++k) x[k] = __shfl_up_sync(0xffffffffu, x[8 + k], 1, kLanes);
-      const int t = 3 - s;  // element j of out: x[t + j]
-      uint32_t z[9];
-#pragma unroll
-      for (int i = 0; i < 9; ++i) z[i] = (t & 2) ? x[i + 2] : x[i];
-#pragma unroll
-      for (int j = 0; j < 8; ++j) out[j] = (t & 1) ? z[j + 1] : z[j];
-    }
+  for (int i = 0; i < kRowsPerWarp; ++i) {
+    const int r = warp + i * Cfg::kWarps;
     if (r >= rows) continue;
-    TD* row = d_tile + r * ldd;
-    auto element = [&](int j) {  // element j of out, as D's bits
-      if constexpr (sizeof(TD) == 2) {
-        const uint16_t h = uint16_t(j & 1 ? out[j >> 1] >> 16 : out[j >> 1]);
-        return *reinterpret_cast<const TD*>(&h);
-      } else {
-        return __uint_as_float(out[j]);
+    const float* s = sD + r * Cfg::kLdD;
+    TD* g = g0 + r * ldd;
+    if constexpr (sizeof(TD) == 2) {
+      const int lead = reinterpret_cast<uintptr_t>(g) % 4 ? 1 : 0;
+      const int pairs = (cols - lead) / 2;
+      uint32_t* g32 = reinterpret_cast<uint32_t*>(g + lead);
+#pragma unroll
+      for (int w = 0; w < kPerLane; ++w) {
+        const int p = lane + 32 * w;
+        if (p < pairs) g32[p] = common::pack_pair<TD>(s[lead + 2 * p], s[lead + 2 * p + 1]);
       }
-    };
-    const int c0 = 8 * li - s;  // out's first column; its vectors are 16-byte aligned in D
-    if (li > 0 || s == 0) {
-      if (c0 + 8 <= cols) {
+      if (lead && lane == 0) g[0] = TD(s[0]);
+      if ((cols - lead) % 2 && lane == 31) g[cols - 1] = TD(s[cols - 1]);
+    } else {
 #pragma unroll
-        for (int h = 0; h < 8; h += kVecD)
-          arch::st_global_v4(row + c0 + h, sizeof(TD) == 2 ? make_uint4(out[0], out[1], out[2], out[3])
-                                                           : make_uint4(out[h], out[h + 1], out[h + 2], out[h + 3]));
-      } else {
-#pragma unroll
-        for (int j = 0; j < 8; ++j)
-          if (c0 + j < cols) row[c0 + j] = element(j);
+      for (int w = 0; w < kPerLane; ++w) {
+        const int c = lane + 32 * w;
+        if (c < cols) g[c] = s[c];
       }
-    } else {  // lane 0 of a shifted row: columns [0, 8 - s), this lane's own first elements
-#pragma unroll
-      for (int j = 0; j < 8; ++j)
-        if (j < 8 - s && j < cols) row[j] = TD(v[j]);
-    }
-    if (li == kLanes - 1 && s > 0) {  // the row's last s columns, past the last lane's vector
-#pragma unroll
-      for (int j = 0; j < 8; ++j)
-        if (j >= 8 - s && 8 * li + j < cols) row[8 * li + j] = TD(v[j]);
     }
   }
 }
@@ -340,10 +289,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
             if (c + j < cols) row[j] = TD(v[j]);
         }
       }
-    } else {  // rows off 16 bytes: 16-byte vectors realigned across lanes
-      TD* const d_tile = d + m0 * args.ldd + n0;
-      store_rows_shifted<Cfg>(sD, d_tile, args.ldd, rows, cols,
-                              int(reinterpret_cast<uintptr_t>(d_tile) % 16) / int(sizeof(TD)), int(args.ldd % kVecD));
+    } else {  // rows off 16 bytes: each warp writes whole rows, lanes on consecutive words
+      store_rows_words<Cfg>(sD, d + m0 * args.ldd + n0, args.ldd, rows, cols);
     }
   }
 }
