@@ -10,7 +10,8 @@
 # over the held-out tiny-K and random suites with the shipped table; ncu of the 32x256 config on 16-byte
 # rows and on rows off 16 bytes (smem bank conflicts, instructions, DRAM write rate), new and previous.
 # Call 1 ran the shifted-tile form (321e8a8) against 672a649; call 2 the shuffle form (2501fb2)
-# against a575f29 (session 33's unrolled 4-byte words).
+# against a575f29 (session 33's unrolled 4-byte words); call 3 the kept form (a4579eb: a575f29's kernel)
+# against 672a649, main's until then.
 # On an H200 the H200 queue's head runs instead (s30_h200.sh).
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s34_shortk_shift.sh
 #      (carry .carry/pipegemm.gz, .carry/tests: CI's build of the branch; .carry/prev/pipegemm.gz: the
