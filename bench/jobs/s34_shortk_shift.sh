@@ -10,8 +10,9 @@
 # over the held-out tiny-K and random suites with the shipped table; ncu of the 32x256 config on 16-byte
 # rows and on rows off 16 bytes (smem bank conflicts, instructions, DRAM write rate), new and previous.
 # Call 1 ran the shifted-tile form (321e8a8) against 672a649; call 2 the shuffle form (2501fb2)
-# against a575f29 (session 33's unrolled 4-byte words); call 3 the kept form (a4579eb: a575f29's kernel)
-# against 672a649, main's until then.
+# against a575f29 (session 33's unrolled 4-byte words); call 3 ebfea3f (a575f29's store paths, and the
+# fill loading only k < KP, KP = 4, 8 or 16) against a575f29, whose correctness the previous build's
+# fuzz and verify lines check (it was never run on a GPU but as call 2's previous build).
 # On an H200 the H200 queue's head runs instead (s30_h200.sh).
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s34_shortk_shift.sh
 #      (carry .carry/pipegemm.gz, .carry/tests: CI's build of the branch; .carry/prev/pipegemm.gz: the
@@ -25,6 +26,9 @@ for k in shortk_f16_32x256x16 shortk_f16_64x128x16; do
   pg verify --shape 3754x10117x5 --kernel $k --dtype f16 --offset 1 --bias row --act relu
   pg verify --shape 1000x8194x16 --kernel $k --dtype f16 --layout NN --beta 0.5 --batch 3
 done
+pg verify --shape 3001x4099x3 --kernel shortk_f16_32x256x16 --dtype f16 --layout TT --offset 3
+pg verify --shape 515x1027x4 --kernel shortk_bf16_64x128x16 --dtype bf16 --out-dtype bf16 --layout NT --bias col --act gelu_erf
+pg verify --shape 2050x333x1 --kernel shortk_bf16_32x256x16 --dtype bf16 --out-dtype bf16 --batch 2
 pg verify --shape 777x1001x13 --kernel shortk_bf16_f32out_32x256x16 --dtype bf16 --out-dtype f32 --ldd 1003 --act gelu_tanh
 in_time 100 "memcheck" && gt_memcheck pipegemm_gpu_tests 'GpuLadder.ShortK*' 60
 for s in shortk_tiny shortk_sweep; do
@@ -50,6 +54,15 @@ for x in "new 4096x8192x2" "new 4096x8194x2" "new 4096x8195x2" "prev 4096x8194x2
     timeout 40 $NCU --kernel-name regex:shortk $bin bench --shape $2 --kernel shortk_f16_32x256x16 --no-peers --reps 3 --warmup 3 --rounds 1 2>&1 | grep -v "^==PROF==" ; } >> "$OUT/run.log" 2>&1
 done
 in_time 320 "fuzz" && fuzz_types 300 40 f16:3313 bf16:3314
+# The previous build's correctness (pgp): fuzz 300 a type beside, and verify of rows off 16 bytes.
+for ts in f16:3323 bf16:3324; do
+  (timeout 40 "$PWD/.carry/prev/pipegemm" fuzz --count 300 --seed "${ts#*:}" --dtype "${ts%%:*}" > "$OUT/fuzz_prev_${ts%%:*}.log" 2>&1
+   echo "# exit $?" >> "$OUT/fuzz_prev_${ts%%:*}.log") &
+done
+wait
+pgp verify --shape 3754x10117x5 --kernel shortk_f16_32x256x16 --dtype f16 --offset 1 --bias row --act relu
+pgp verify --shape 1000x8194x16 --kernel shortk_f16_64x128x16 --dtype f16 --layout NN --beta 0.5 --batch 3
+pgp verify --shape 777x1001x13 --kernel shortk_bf16_f32out_32x256x16 --dtype bf16 --out-dtype f32 --ldd 1003 --act gelu_tanh
 auto_suite bench/suites/tiny_k_heldout.txt tiny_k_heldout_shipped 380 --reps 20 --rounds 2 --warmup 3 --same-bytes-copy
 auto_suite bench/suites/random_heldout.txt random_heldout_shipped 420 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
 note "done at $(( $(date +%s) - t0 ))s"
