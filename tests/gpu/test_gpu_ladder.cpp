@@ -138,6 +138,41 @@ TEST(GpuLadder, ShortKEveryTypeOnTinyK) {
     }
 }
 
+// shortk's store: each row of the fp32 tile sits in shared memory shifted so that D's 16-byte vectors
+// are its 16-byte slots (kernel.cuh, STORE). D (with A and B) 0-7 elements off 16 bytes, an ldd of
+// every residue mod 8, tiles cut on both edges (67 x 300: a 256- and a 44-column tile, partial row
+// tiles), each 16-bit and f32 D: every shortk variant of the types verifies, and the padding past N
+// of each row keeps verify's poison (a vector that strays past a row's end would overwrite it).
+TEST(GpuLadder, ShortKStoresRowsAtEveryAlignmentOfD) {
+  REQUIRE_GPU();
+  const Types f16_f32{DType::f16, DType::f32, DType::f32}, bf16_f32{DType::bf16, DType::f32, DType::f32};
+  for (Types t : {kF16, kBF16, f16_f32, bf16_f32})
+    for (int64_t offset : {0, 1, 3, 6})
+      for (int64_t pad = 0; pad < 8; ++pad) {
+        Problem p = make_problem(t, 67, 300, 7);
+        p.ldd = p.n + pad;
+        std::unique_ptr<VerifySession> s;
+        Status st = VerifySession::create(p, make_random_inputs(p, 20261206 + uint64_t(offset * 8 + pad), offset), &s);
+        ASSERT_TRUE(st.ok()) << st.message;
+        int ran = 0;
+        for (const Variant& v : variants()) {
+          if (v.family != "shortk" || v.a_type != t.in || v.d_type != t.out) continue;
+          const std::string what = v.name + " offset " + std::to_string(offset) + " ldd " + std::to_string(p.ldd);
+          ASSERT_TRUE(check_variant(v, p, device_info().sm).ok()) << what;
+          ++ran;
+          VerifyOutcome o = s->verify(v);
+          EXPECT_TRUE(o.status.ok()) << what << ": " << o.status.message;
+          const std::vector<uint8_t>& d = s->last_output();
+          const int64_t e = dtype_bytes(p.d_type);
+          int64_t overwritten = 0;
+          for (int64_t i = 0; i + 1 < p.m; ++i)
+            for (int64_t b = (i * p.ldd + p.n) * e; b < (i + 1) * p.ldd * e; ++b) overwritten += d[size_t(b)] != 0xFF;
+          EXPECT_EQ(overwritten, 0) << what << ": bytes past N overwritten";
+        }
+        EXPECT_GT(ran, 0) << "no shortk variant for these types";
+      }
+}
+
 TEST(GpuLadder, RefusedLaunchWritesNothing) {
   REQUIRE_GPU();
   Problem p = make_problem(kF16, 128, 128, 64);

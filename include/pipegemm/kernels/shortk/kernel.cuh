@@ -32,6 +32,7 @@
 
 #include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/arch/ld_global.cuh"
+#include "pipegemm/arch/st_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/hmma.cuh"
 #include "pipegemm/mechanism.hpp"
@@ -84,20 +85,28 @@ struct ShortKConfig {
 // and K. The lanes walk the operand's unit-stride dimension (k for a K-major operand, rows for an
 // M/N-major one) so a warp's loads coalesce either way; each thread takes its first element and a
 // fixed step, one 64-bit add an element. A thread that holds a whole row (an M/N-major operand of
-// kThreads rows) stores it as 16-byte vectors.
-template <bool kKFast, int ROWS, int KMAX, int LD, int kThreads, class TA>
+// kThreads rows) stores it as 16-byte vectors. KP (4, 8 or KMAX, the kernel picks the least >= K):
+// only k < KP is loaded -- a K-major operand KP lanes a row -- and k in [KP, KMAX) is stored as
+// zeros: a predicated-off load still takes an issue slot, and with KMAX lanes a row at K = 2 seven
+// eighths of them were (session 34: ~7 instructions an element, ~112 a thread for a 256-row tile).
+template <bool kKFast, int KP, int ROWS, int KMAX, int LD, int kThreads, class TA>
 __device__ __forceinline__ void fill_tile(uint16_t* sT, const TA* __restrict__ src, int64_t s_row, int64_t s_k,
                                           int rows, int K) {
-  constexpr int kPer = ROWS * KMAX / kThreads;
-  constexpr int dr = kKFast ? kThreads / KMAX : 0, dk = kKFast ? 0 : kThreads / ROWS;
+  static_assert(KMAX % KP == 0 && kThreads % KP == 0 && ROWS <= kThreads, "whole rows of lanes");
+  constexpr int kLanesK = kKFast ? KP : KMAX;  // the k extent the lanes cover
+  constexpr int kPer = (ROWS * kLanesK + kThreads - 1) / kThreads;
+  constexpr int dr = kKFast ? kThreads / KP : 0, dk = kKFast ? 0 : kThreads / ROWS;
   const int t = int(threadIdx.x);
-  const int r0 = kKFast ? t / KMAX : t % ROWS, k0 = kKFast ? t % KMAX : t / ROWS;
+  const int r0 = kKFast ? t / KP : t % ROWS, k0 = kKFast ? t % KP : t / ROWS;
   const TA* p = src + int64_t(r0) * s_row + int64_t(k0) * s_k;
   const int64_t step = kKFast ? int64_t(dr) * s_row : int64_t(dk) * s_k;
   uint16_t x[kPer];
 #pragma unroll
-  for (int j = 0; j < kPer; ++j, p += step)
-    x[j] = arch::ld_global_nc_b16_or_zero(p, kKFast ? (k0 < K && r0 + j * dr < rows) : (r0 < rows && k0 + j * dk < K));
+  for (int j = 0; j < kPer; ++j, p += step) {
+    x[j] = 0;
+    if (kKFast || j * dk < KP)  // compile-time: k = k0 + j dk >= KP >= K loads nothing
+      x[j] = arch::ld_global_nc_b16_or_zero(p, kKFast ? (k0 < K && r0 + j * dr < rows) : (r0 < rows && k0 + j * dk < K));
+  }
   if constexpr (!kKFast && dk == 1 && kPer % 8 == 0) {
 #pragma unroll
     for (int v = 0; v < kPer / 8; ++v) {
@@ -108,7 +117,15 @@ __device__ __forceinline__ void fill_tile(uint16_t* sT, const TA* __restrict__ s
     }
   } else {
 #pragma unroll
-    for (int j = 0; j < kPer; ++j) sT[(r0 + j * dr) * LD + k0 + j * dk] = x[j];
+    for (int j = 0; j < kPer; ++j)
+      if (ROWS * kLanesK % kThreads == 0 || (kKFast ? r0 + j * dr : r0) < ROWS) sT[(r0 + j * dr) * LD + k0 + j * dk] = x[j];
+  }
+  if constexpr (kKFast && KP < KMAX) {  // k in [KP, KMAX): zeros, a row a thread (8-byte aligned: LD is 24)
+    static_assert((KP * 2) % 8 == 0 && ((KMAX - KP) * 2) % 8 == 0 && (LD * 2) % 8 == 0, "8-byte zero stores");
+    if (t < ROWS) {
+#pragma unroll
+      for (int k = KP; k < KMAX; k += 4) *reinterpret_cast<uint2*>(&sT[t * LD + k]) = make_uint2(0, 0);
+    }
   }
 }
 
@@ -129,7 +146,10 @@ __device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
 // takes rows w, w + 8, ...; a 16-bit D goes out in 4-byte words (after one element where the row
 // starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
 // (Each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16 bytes apart: 3.5x
-// cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32.)
+// cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32. Tried in session 34, both slower: the
+// tile's rows shifted in smem to D's 16-byte vectors -- the fragment stores' bank conflicts, 1.3x on
+// ldd 8194 -- and 16-byte vectors realigned across lanes by shfl.up -- 30 M instructions against
+// 24 M at 4096x8194x2, 1.2-1.3x; docs/shortk.md.)
 template <class Cfg>
 __device__ __forceinline__ void store_rows_words(const float* sD, typename Cfg::TD* g0, int64_t ldd, int rows,
                                                  int cols) {
@@ -183,14 +203,24 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     // ===== FILL: both tiles, every load issued before the first store ==========================
     const auto* a = args.a + bt * args.stride_a + m0 * args.a_sm;
     const auto* b = args.b + bt * args.stride_b + n0 * args.b_sn;
-    if (args.a_sk == 1)
-      fill_tile<true, BM, KMAX, kLdK, kThreads>(sA, a, args.a_sm, args.a_sk, rows, K);
+    // KP: the least of 4, 8, KMAX that holds K (fill_tile); the layouts' four paths each.
+    auto fill = [&](auto kp) {
+      constexpr int KP = decltype(kp)::value;
+      if (args.a_sk == 1)
+        fill_tile<true, KP, BM, KMAX, kLdK, kThreads>(sA, a, args.a_sm, args.a_sk, rows, K);
+      else
+        fill_tile<false, KP, BM, KMAX, kLdK, kThreads>(sA, a, args.a_sm, args.a_sk, rows, K);
+      if (args.b_sk == 1)
+        fill_tile<true, KP, BN, KMAX, kLdK, kThreads>(sB, b, args.b_sn, args.b_sk, cols, K);
+      else
+        fill_tile<false, KP, BN, KMAX, kLdK, kThreads>(sB, b, args.b_sn, args.b_sk, cols, K);
+    };
+    if (K <= 4)
+      fill(std::integral_constant<int, 4>{});
+    else if (K <= 8)
+      fill(std::integral_constant<int, 8>{});
     else
-      fill_tile<false, BM, KMAX, kLdK, kThreads>(sA, a, args.a_sm, args.a_sk, rows, K);
-    if (args.b_sk == 1)
-      fill_tile<true, BN, KMAX, kLdK, kThreads>(sB, b, args.b_sn, args.b_sk, cols, K);
-    else
-      fill_tile<false, BN, KMAX, kLdK, kThreads>(sB, b, args.b_sn, args.b_sk, cols, K);
+      fill(std::integral_constant<int, KMAX>{});
     __syncthreads();
 
     // ===== COMPUTE: the warp's 32 x kWarpN block, mma.sync over the zero-padded K ===============
