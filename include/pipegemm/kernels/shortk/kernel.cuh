@@ -145,6 +145,9 @@ __device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
 // The fp32 tile (rows x cols of sD, pitch kLdD) to global rows that are not 16-byte vectors. Warp w
 // takes rows w, w + 8, ...; a 16-bit D goes out in 4-byte words (after one element where the row
 // starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
+// Both loops are unrolled to their compile-time bounds, each step predicated: a lane's loads and
+// stores of all its rows are independent (as a run-time loop, each trip waited for its LDS -- a
+// tiny grid's words path took ~1 us more than its 16-byte path, session 33).
 // (Each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16 bytes apart: 3.5x
 // cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32. Tried in session 34, both slower: the
 // tile's rows shifted in smem to D's 16-byte vectors -- the fragment stores' bank conflicts, 1.3x on
@@ -154,19 +157,33 @@ template <class Cfg>
 __device__ __forceinline__ void store_rows_words(const float* sD, typename Cfg::TD* g0, int64_t ldd, int rows,
                                                  int cols) {
   using TD = typename Cfg::TD;
-  const int lane = int(threadIdx.x) % 32;
-  for (int r = int(threadIdx.x) / 32; r < rows; r += Cfg::kWarps) {
+  constexpr int kRowsPerWarp = Cfg::BM / Cfg::kWarps;
+  constexpr int kPerLane = (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) / 32;  // words (or f32 elements) a lane a row
+  static_assert(Cfg::BM % Cfg::kWarps == 0 && (sizeof(TD) == 2 ? Cfg::BN / 2 : Cfg::BN) % 32 == 0, "whole rows a warp");
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+#pragma unroll
+  for (int i = 0; i < kRowsPerWarp; ++i) {
+    const int r = warp + i * Cfg::kWarps;
+    if (r >= rows) continue;
     const float* s = sD + r * Cfg::kLdD;
     TD* g = g0 + r * ldd;
     if constexpr (sizeof(TD) == 2) {
       const int lead = reinterpret_cast<uintptr_t>(g) % 4 ? 1 : 0;
-      if (lead && lane == 0) g[0] = TD(s[0]);
       const int pairs = (cols - lead) / 2;
       uint32_t* g32 = reinterpret_cast<uint32_t*>(g + lead);
-      for (int p = lane; p < pairs; p += 32) g32[p] = common::pack_pair<TD>(s[lead + 2 * p], s[lead + 2 * p + 1]);
-      if ((cols - lead) % 2 && lane == 0) g[cols - 1] = TD(s[cols - 1]);
+#pragma unroll
+      for (int w = 0; w < kPerLane; ++w) {
+        const int p = lane + 32 * w;
+        if (p < pairs) g32[p] = common::pack_pair<TD>(s[lead + 2 * p], s[lead + 2 * p + 1]);
+      }
+      if (lead && lane == 0) g[0] = TD(s[0]);
+      if ((cols - lead) % 2 && lane == 31) g[cols - 1] = TD(s[cols - 1]);
     } else {
-      for (int c = lane; c < cols; c += 32) g[c] = s[c];
+#pragma unroll
+      for (int w = 0; w < kPerLane; ++w) {
+        const int c = lane + 32 * w;
+        if (c < cols) g[c] = s[c];
+      }
     }
   }
 }
@@ -280,9 +297,11 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, kMinBlocks)
     TD* d = args.d + bt * args.stride_d;
     if (reinterpret_cast<uintptr_t>(d) % 16 == 0 && args.ldd % kVecD == 0) {
       // 8 columns a thread, a warp's 32 threads along a row: 16-byte vectors (two for an f32 D).
-#pragma unroll 1
-      for (int q = tid; q < BM * (BN / 8); q += kThreads) {
-        const int r = q / (BN / 8), c = (q % (BN / 8)) * 8;
+      // Unrolled to its compile-time count, like the words path: the chunks are independent.
+      static_assert(BM * (BN / 8) % kThreads == 0, "whole 8-column chunks a thread");
+#pragma unroll
+      for (int i = 0; i < BM * (BN / 8) / kThreads; ++i) {
+        const int q = tid + i * kThreads, r = q / (BN / 8), c = (q % (BN / 8)) * 8;
         if (r >= rows || c >= cols) continue;
         const float4 lo = *reinterpret_cast<const float4*>(&sD[r * kLdD + c]);
         const float4 hi = *reinterpret_cast<const float4*>(&sD[r * kLdD + c + 4]);
