@@ -60,6 +60,8 @@ using OccupancyFn = Status (*)(int* blocks_per_sm, int* regs_per_thread);
 // Problems a variant takes by its capabilities but is known to compute wrong (a peer's bug that
 // fuzz found): the reason, refused before any launch; nullptr for the others.
 using KnownWrongFn = const char* (*)(const Problem& p);
+// Where auto may also guess a tuned-only variant (see Variant::auto_guess_when).
+using GuessWhenFn = bool (*)(const Problem& p, int sm_count);
 
 struct Variant {
   std::string name;          // unique; one scheme: <family>_<types>_<BM>x<BN>x<BK>[_s<STAGES>][_<option>]
@@ -85,6 +87,10 @@ struct Variant {
   // entry timed it fastest -- never by guessing (neighbours, the cost model, a peer's fallback). For
   // a verified variant that wins on some shapes and loses on others (session 22).
   bool auto_tuned_only = false;
+  // With auto_tuned_only: the problems on which auto may also guess it (neighbours, the cost model)
+  // without an entry of their own -- the regime where it measured fastest (shortk: a grid of half a
+  // wave or more, neither M nor N thin). nullptr: from its own entries only, everywhere.
+  GuessWhenFn auto_guess_when = nullptr;
   // Non-empty: a teaching variant (issue 14), correct but built to break one thing on purpose --
   // what it breaks and the verdict `pipegemm diagnose` should give. Never auto's.
   std::string teaching;
@@ -97,6 +103,10 @@ struct Variant {
   }
   // auto may guess it (neighbours, the model, a failed peer's fallback).
   bool auto_takes() const { return auto_use() == AutoUse::any; }
+  // auto may guess it for p: a full candidate, or a tuned-only one inside its regime.
+  bool auto_guesses(const Problem& p, int sm_count) const {
+    return auto_takes() || (auto_use() == AutoUse::tuned && auto_guess_when && auto_guess_when(p, sm_count));
+  }
 };
 
 // The description of a variant, in words made from its typed fields.

@@ -380,11 +380,12 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
       stale += " (" + t.source + " names " + e->best + ", which does not take this problem)";
     }
 
-  // Beyond the cache auto guesses, and only among the variants it may guess (not the tuned-only ones).
+  // Beyond the cache auto guesses, and only among the variants it may guess (not the tuned-only ones,
+  // but inside their measured regime, Variant::auto_guess_when).
   const std::string also = auto_also();
   std::vector<const Variant*> guess;
   for (const Variant* v : cands)
-    if (auto_use(*v, also) == Variant::AutoUse::any) guess.push_back(v);
+    if (auto_use(*v, also) == Variant::AutoUse::any || v->auto_guesses(p, dev.sm_count)) guess.push_back(v);
 
   // 2. neighbours: how the candidates ran on the nearest tuned shapes of the same key
   if (const Variant* v = neighbour_choice(dev, key, guess, tables, &c.why)) {

@@ -58,12 +58,22 @@ struct ShortKVariant {
     v.symbol = "shortk_kernel*ShortKName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
-    // auto's where its own tune entry timed it fastest: 1.10-1.5x the best cuBLAS on large D, but
-    // ~1 us behind it on the ~3 us grids, where auto's neighbours took it when opted in fully
-    // (41x1991x1 at 0.64-0.67; H100, bench/results/2026-12-06_h100_s33_call1_*, docs/shortk.md).
+    // auto's where its own tune entry timed it fastest, and a guess only in its regime: 1.10-1.5x the
+    // best cuBLAS on large D, but ~1 us behind it on the ~3 us grids, where auto's neighbours took it
+    // when opted in fully (41x1991x1 at 0.64-0.67; H100, bench/results/2026-12-06_h100_s33_call1_*),
+    // and behind skinny on a thin D (docs/shortk.md).
     v.auto_candidate = false;
     v.auto_tuned_only = true;
+    v.auto_guess_when = &guess_when;
     return v;
+  }
+
+  // Its regime, read off the H100 table's tiny-K entries (session 34, every candidate timed): on each
+  // entry whose grid has at least half as many CTAs as SMs and whose M and N are both above 32 it was
+  // the fastest, by 8-45%; of the rest it lost on tiny grids and thin D (N = 3, 20; M = 13, 21).
+  static bool guess_when(const Problem& p, int sm_count) {
+    const int64_t ctas = ((p.m + Cfg::BM - 1) / Cfg::BM) * ((p.n + Cfg::BN - 1) / Cfg::BN) * std::max<int64_t>(1, p.batch);
+    return std::min(p.m, p.n) > 32 && 2 * ctas >= sm_count;
   }
 };
 

@@ -106,7 +106,9 @@ std::string describe(const Variant& v) {
   std::string s = v.teaching.empty() ? "" : "TEACHING, built to break one thing: " + v.teaching + " -- ";
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
   const char* auto_words = v.auto_candidate ? ""
-                           : v.auto_tuned_only ? "; auto's where a tune entry timed it fastest"
+                           : v.auto_tuned_only ? (v.auto_guess_when ? "; auto's where a tune entry timed it fastest, "
+                                                                      "and a guess in its measured regime"
+                                                                    : "; auto's where a tune entry timed it fastest")
                                                : "; by name only (not auto's)";
   return s + "; " + tile_words(v) + "; " + types_words(v) + auto_words;
 }

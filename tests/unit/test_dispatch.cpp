@@ -565,6 +565,41 @@ TEST(AutoChoice, ShortKVariantsAreScoredOnlyOverTheNeighboursWithinTheirK) {
   EXPECT_EQ(longer.variant->name, lt) << longer.why;
 }
 
+// Without the opt-in, shortk is a guess only inside its measured regime (Variant::auto_guess_when:
+// a grid of at least half the SMs, M and N above 32): there the neighbours that timed it fastest
+// choose it; on a thin D or a grid of a few CTAs they never see it, whatever they timed.
+TEST(AutoChoice, ShortKIsAGuessOnlyInsideItsRegime) {
+  const std::string sk = "shortk_f16_32x256x16", k0 = "k0_f16_128x128x16", lt = "cublaslt_f16";
+  const Variant* v = find_variant(sk);
+  ASSERT_NE(v, nullptr);
+  ASSERT_FALSE(v->auto_takes());
+  const int sms = h200().sm_count;
+  ASSERT_GT(sms, 0);
+  EXPECT_TRUE(v->auto_guesses(problem(DType::f16, 3000, 3000, 8), sms));   // 94 x 12 CTAs
+  EXPECT_FALSE(v->auto_guesses(problem(DType::f16, 3000, 24, 8), sms));    // thin N
+  EXPECT_FALSE(v->auto_guesses(problem(DType::f16, 64, 1024, 8), sms));    // 2 x 4 CTAs
+  EXPECT_TRUE(v->auto_guesses(problem(DType::f16, 33, 33 * 256, 8), sms) == (2 * 2 * 33 >= sms));
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  auto timed_fastest = [&](int64_t m, int64_t n) {
+    TuneEntry e = entry(problem(DType::f16, m, n, 8), "NVIDIA H200", sk);
+    e.timed = {{sk, 5.0}, {lt, 9.0}, {k0, 30.0}};
+    tabs.tables[0].put(e);
+  };
+  timed_fastest(2048, 3072);
+  timed_fastest(3072, 2048);
+  timed_fastest(4096, 3072);
+  timed_fastest(64, 1536);
+  timed_fastest(48, 1024);
+  const Choice big = choose_auto(problem(DType::f16, 3000, 3000, 8), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(big.variant, nullptr) << big.why;
+  EXPECT_EQ(big.source, "neighbours") << big.why;
+  EXPECT_EQ(big.variant->name.rfind("shortk_f16_", 0), 0u) << big.why;
+  const Choice tiny = choose_auto(problem(DType::f16, 56, 1280, 8), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(tiny.variant, nullptr) << tiny.why;
+  EXPECT_NE(tiny.variant->family, "shortk") << tiny.why;
+}
+
 TEST(TuneReplay, LeavesEachEntryOutAndReadsThePicksTimeFromItsOwnTimings) {
   const std::string path = ::testing::TempDir() + "/replay_table.json";
   const std::string k4 = "k4_f16_128x128x32_s4", lt = "cublaslt_f16";
