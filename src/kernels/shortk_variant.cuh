@@ -24,14 +24,19 @@ struct ShortKVariant {
   using TD = typename Cfg::TD;
   static constexpr auto kKernel = &kernels::shortk::shortk_kernel<Cfg>;
 
+  // One CTA a (BM, BN) tile of D; z: products, each CTA walking gridDim.z apart.
+  static dim3 grid(const Problem& p) {
+    return dim3(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
+                unsigned(std::min<int64_t>(std::max<int64_t>(1, p.batch), 65535)));
+  }
+
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     if (p.k > Cfg::KMAX)  // make()'s max_k refuses it before a launch
       return Status::error(StatusCode::not_supported, "shortk: K at most " + std::to_string(Cfg::KMAX));
     const auto args = kernels::common::full_args<TA, TD>(p, x);
     cudaLaunchAttribute attrs[1];
     cudaLaunchConfig_t cfg{};
-    cfg.gridDim = dim3(unsigned((p.n + Cfg::BN - 1) / Cfg::BN), unsigned((p.m + Cfg::BM - 1) / Cfg::BM),
-                       unsigned(std::min<int64_t>(p.batch, 65535)));  // z: products, each CTA walking gridDim.z apart
+    cfg.gridDim = grid(p);
     cfg.blockDim = dim3(Cfg::kNumThreads);
     cfg.stream = s;
     cfg.attrs = attrs;
@@ -72,7 +77,8 @@ struct ShortKVariant {
   // entry whose grid has at least half as many CTAs as SMs and whose M and N are both above 32 it was
   // the fastest, by 8-45%; of the rest it lost on tiny grids and thin D (N = 3, 20; M = 13, 21).
   static bool guess_when(const Problem& p, int sm_count) {
-    const int64_t ctas = ((p.m + Cfg::BM - 1) / Cfg::BM) * ((p.n + Cfg::BN - 1) / Cfg::BN) * std::max<int64_t>(1, p.batch);
+    const dim3 g = grid(p);
+    const int64_t ctas = int64_t(g.x) * g.y * g.z;
     return std::min(p.m, p.n) > 32 && 2 * ctas >= sm_count;
   }
 };
