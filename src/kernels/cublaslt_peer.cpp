@@ -1,9 +1,11 @@
 // cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace and the heuristic's
-// top candidates (up to 8). Each candidate is timed on the first use of a problem (everything
-// that changes the candidates or their times: shape, types, layouts, leading dimensions, pointer
-// alignment, alpha = 1 or not, whether and where C is read, the epilogue, the batch and its
-// strides: Key) and the fastest is kept, so the peer is the best cuBLAS can do on that problem,
-// not its first guess. Split-K partials are summed only in the compute type (fp32 / int32):
+// top candidates (up to 8), and cublasGemmEx beside them where it computes the problem. Each
+// candidate is timed on the first use of a problem (everything that changes the candidates or their
+// times: shape, types, layouts, leading dimensions, pointer alignment, alpha = 1 or not, whether and
+// where C is read, the epilogue, the batch and its strides: Key) and the fastest is kept, so the peer
+// is the best cuBLAS can do on that problem, not its first guess -- and auto, choosing it, is never
+// held to one of cuBLAS's two paths (GemmEx beat every Lt candidate by 18-19% on 428x755x442 BF16 and
+// 856x66x1758 FP16, H100, bench/results/2026-12-06_h100_s34_call4_random_heldout_*). Split-K partials are summed only in the compute type (fp32 / int32):
 // OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with
 // INPLACE allowed, bf16 results were 10-40x past the bf16 tolerance (fuzz through auto,
 // bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an accuracy yardstick and a
@@ -359,15 +361,24 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   // stream hold, so a few-microsecond candidate is timed without the host's launch gaps or the
   // events' ~0.5 us resolution; the candidate with the least median time per launch is kept.
   // Timed one launch at a time, the choice of a 5-10 us shape changed from process to process.
+  // Candidate i < found: the heuristic's i-th; i == found: cublasGemmEx (where it computes the
+  // problem), on the same scratch D -- C too where C is D.
+  Operands xs = x;
+  xs.d = scratch_d;
+  if (c_in_place(p, x)) xs.c = scratch_d;
+  const int n_cand = found + (gemm_ex_computes(p, x) ? 1 : 0);
+  const auto run_candidate = [&](int i) {
+    return i < found ? run(&cand[i].algo, scratch_d) == CUBLAS_STATUS_SUCCESS : launch_cublas(p, xs, s).ok();
+  };
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
-  const auto time_group = [&](const cublasLtMatmulAlgo_t& algo, int group, float* ms) {
+  const auto time_group = [&](int i, int group, float* ms) {
     StreamHold hold;
     const bool held = hold.hold(s).ok();
     cudaEventRecord(e0, s);
     bool ok = true;
-    for (int g = 0; g < group && ok; ++g) ok = run(&algo, scratch_d) == CUBLAS_STATUS_SUCCESS;
+    for (int g = 0; g < group && ok; ++g) ok = run_candidate(i);
     cudaEventRecord(e1, s);
     if (held) hold.release();
     ok = cudaEventSynchronize(e1) == cudaSuccess && ok;
@@ -380,17 +391,16 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
     std::vector<float> ms;
   };
   std::vector<Timed> timed;
-  for (int i = 0; i < found; ++i) {
+  for (int i = 0; i < n_cand; ++i) {
     float ms = 0;
-    if (cand[i].state != CUBLAS_STATUS_SUCCESS || run(&cand[i].algo, scratch_d) != CUBLAS_STATUS_SUCCESS ||
-        !time_group(cand[i].algo, 1, &ms))
+    if ((i < found && cand[i].state != CUBLAS_STATUS_SUCCESS) || !run_candidate(i) || !time_group(i, 1, &ms))
       continue;
     timed.push_back({i, std::clamp(int(std::ceil(0.05f / std::max(ms, 1e-4f))), 1, 32), {}});
   }
   for (int round = 0; round < 3; ++round)
     for (Timed& t : timed) {
       float ms = 0;
-      if (time_group(cand[t.index].algo, t.group, &ms)) t.ms.push_back(ms);
+      if (time_group(t.index, t.group, &ms)) t.ms.push_back(ms);
     }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
@@ -403,9 +413,10 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
     if (best < 0 || med < best_ms) best = t.index, best_ms = med;
   }
   scratch.release();  // (cudaFree waits for the timing runs)
-  if (best < 0) {
-    // Every candidate the heuristic offered refused to run (seen on the H200: bf16, a batch of 3
-    // with a broadcast operand, K = 7, C apart, ReLU): as if there were no algorithm.
+  if (best < 0 || best == found) {
+    // GemmEx timed fastest -- or every candidate the heuristic offered refused to run (seen on the
+    // H200: bf16, a batch of 3 with a broadcast operand, K = 7, C apart, ReLU): as if there were no
+    // algorithm, which runs GemmEx where it computes the problem.
     c.best.emplace(key, std::nullopt);
     lock.unlock();
     return without_algorithm(p, x, s);

@@ -46,8 +46,8 @@ std::string tile_words(const Variant& v) {
 
 std::string describe(const Variant& v) {
   if (v.family == "cublaslt")
-    return "cuBLASLt, " + types_words(v) + ": the heuristic's top 8 (32 MiB workspace) timed on first use, the best "
-           "kept; no reduced-precision split-K reductions";
+    return "cuBLASLt, " + types_words(v) + ": the heuristic's top 8 (32 MiB workspace) and cublasGemmEx where it "
+           "computes the problem, timed on first use, the fastest kept; no reduced-precision split-K reductions";
   if (v.is_peer()) {
     const char* compute = v.acc_type == DType::f16 ? "CUBLAS_COMPUTE_16F"
                           : v.acc_type == DType::i32 ? "CUBLAS_COMPUTE_32I"
