@@ -173,6 +173,17 @@ auto_suite() {
     pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto.md"
   done
 }
+# auto_pair SUITE TAG BY_S BENCH_ARGS...: as auto_suite, this build (pg) then the previous one (pgp)
+# a type, into $OUT/<TAG>_<type>_auto_new.md and ..._auto_prev.md: a change measured in one call.
+auto_pair() {
+  local suite=$1 tag=$2 by=$3 t
+  shift 3
+  for t in f16 bf16; do
+    in_time "$by" "auto $tag $t" || continue
+    pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto_new.md"
+    pgp bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto_prev.md"
+  done
+}
 # build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
 # build/trace, its log in /tmp; pgt ARGS...: run that build's pipegemm, logged like pg.
 TRACE_BUILD=build/trace

@@ -1,0 +1,26 @@
+# Session 35: the cuBLASLt peer times cublasGemmEx among its candidates (src/kernels/cublaslt_peer.cpp),
+# so auto -- which takes cuBLASLt where both peers accept -- is no longer held to one of cuBLAS's
+# paths (428x755x442 BF16, 856x66x1758 FP16 ran cuBLASLt at 0.82 / 0.84 of GemmEx in session 34).
+# On an H100: (1) verify of both peers and auto, this build, on plain problems where GemmEx may win
+# and on those it cannot compute (C apart, an epilogue: the heuristic's candidates alone), C in place
+# with beta, a batch, NN; (2) the held-out random suite through auto, this build (pg) then the
+# previous one (pgp: CI's build of 5c0f1dc), both peers in each run; (3) fuzz 300 a type.
+# On an H200: s30_h200.sh (the queue's head) with this build -- its GPU-test step needs
+# .carry/tests, which this call does not carry (the tree, two CLIs: 64 MiB).
+# Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s35_peer.sh
+#      (carry .carry: pipegemm.gz = CI's build of the commit under test, prev/pipegemm.gz = 5c0f1dc's)
+if nvidia-smi -L | grep -q H200; then
+  source bench/jobs/s30_h200.sh
+  return 0
+fi
+for t in f16 bf16; do
+  for s in 428x755x442 856x66x1758 127x260x8; do
+    pg verify --shape $s --dtype $t --out-dtype $t --kernel auto cublas_$t cublaslt_$t
+  done
+  pg verify --shape 333x520x136 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 0.5 --c d --batch 3 --broadcast b
+  pg verify --shape 300x200x64 --dtype $t --out-dtype $t --kernel cublaslt_$t --layout NN --alpha 2 --beta -1 --c d
+  pg verify --shape 1000x1000x520 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 1 --c apart --bias col --act gelu_tanh
+done
+auto_pair bench/suites/random_heldout.txt random_heldout 300 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
+in_time 420 "fuzz" && fuzz_types 300 40 f16:3513 bf16:3514
+note "done at $(( $(date +%s) - t0 ))s"
