@@ -26,13 +26,23 @@ CARD=${CARD:-gpu}
 # PIPEGEMM_PREBUILT=DIR: binaries built here (CI's preset builds sm_90a too) in a build tree's layout
 # -- DIR/pipegemm, and DIR/tests/pipegemm_gpu_tests if the job runs GPU tests -- carried (`carry`)
 # to skip the ~2.5-minute build when the call's device minutes cannot pay for one.
-# Carried gzipped (DIR/pipegemm.gz, DIR/tests/pipegemm_gpu_tests.gz: ~7 MB each against ~22), both fit
-# a call beside the tree; they are unpacked here.
+# Carried packed -- DIR/pipegemm.xz and DIR/tests/pipegemm_gpu_tests.xz (`xz -9`: ~5.5 MB each against
+# ~28; .gz, ~9.5 MB, also taken) -- so both and a previous CLI fit a call beside the tree (~40 MB).
+# unpack FILE: FILE.xz or FILE.gz into FILE, executable (python's lzma where xz is missing).
+unpack() {
+  if [ -f "$1.xz" ]; then
+    xz -d -f "$1.xz" 2>/dev/null ||
+      python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1] + ".xz"), open(sys.argv[1], "wb"))' "$1"
+  elif [ -f "$1.gz" ]; then
+    gunzip -f "$1.gz"
+  fi
+  [ -f "$1" ] && chmod +x "$1"
+  return 0
+}
 if [ -n "${PIPEGEMM_PREBUILT:-}" ]; then
   BUILD=$PIPEGEMM_PREBUILT
-  for z in "$BUILD/pipegemm.gz" "$BUILD/tests/pipegemm_gpu_tests.gz"; do
-    [ -f "$z" ] && gunzip -f "$z" && chmod +x "${z%.gz}"
-  done
+  unpack "$BUILD/pipegemm"
+  unpack "$BUILD/tests/pipegemm_gpu_tests"
   echo "# prebuilt binaries in $BUILD (no build)" | tee -a "$OUT/run.log"
   PG=$PWD/$BUILD/pipegemm
 else
@@ -57,11 +67,11 @@ run_logged() {
 } >> "$OUT/run.log" 2>&1
 # pg ARGS...: this build's CLI.
 pg() { run_logged "$PG" pipegemm "$@"; }
-# pgp ARGS...: a previous build's CLI, carried gzipped as .carry/prev/pipegemm.gz (the job says which
-# commit): a change is timed as the same commands in alternating processes.
+# pgp ARGS...: a previous build's CLI, carried packed as .carry/prev/pipegemm.xz (or .gz; the job says
+# which commit): a change is timed as the same commands in alternating processes.
 pgp() {
   local prev=$PWD/.carry/prev/pipegemm
-  [ -f "$prev.gz" ] && gunzip -f "$prev.gz" && chmod +x "$prev"
+  unpack "$prev"
   run_logged "$prev" "pipegemm(prev)" "$@"
 }
 # gtest BINARY [filter]: run a GPU test binary, log it.

@@ -1,18 +1,21 @@
 # Session 35: the cuBLASLt peer times cublasGemmEx among its candidates (src/kernels/cublaslt_peer.cpp),
 # so auto -- which takes cuBLASLt where both peers accept -- is no longer held to one of cuBLAS's
 # paths (428x755x442 BF16, 856x66x1758 FP16 ran cuBLASLt at 0.82 / 0.84 of GemmEx in session 34).
-# On an H100: (1) verify of both peers and auto, this build, on plain problems where GemmEx may win
+# On an H100: (0) the GPU tests that run the cuBLASLt peer's first use (every accepting variant over the
+# semantics matrix on an odd shape: C in place, batches; threads on their own streams);
+# (1) verify of both peers and auto, this build, on plain problems where GemmEx may win
 # and on those it cannot compute (C apart, an epilogue: the heuristic's candidates alone), C in place
 # with beta, a batch, NN; (2) the held-out random suite through auto, this build (pg) then the
 # previous one (pgp: CI's build of 5c0f1dc), both peers in each run; (3) fuzz 300 a type.
-# On an H200: s30_h200.sh (the queue's head) with this build -- its GPU-test step needs
-# .carry/tests, which this call does not carry (the tree, two CLIs: 64 MiB).
+# On an H200: s30_h200.sh (the queue's head) with this build.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s35_peer.sh
-#      (carry .carry: pipegemm.gz = CI's build of the commit under test, prev/pipegemm.gz = 5c0f1dc's)
+#      (carry .carry: pipegemm.xz, tests/pipegemm_gpu_tests.xz = CI's build of the commit under test,
+#      prev/pipegemm.xz = CI's build of 5c0f1dc)
 if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s30_h200.sh
   return 0
 fi
+gt pipegemm_gpu_tests 'GpuSemantics.VerifyMatrix*:GpuDevice.*'
 for t in f16 bf16; do
   for s in 428x755x442 856x66x1758 127x260x8; do
     pg verify --shape $s --dtype $t --out-dtype $t --kernel auto cublas_$t cublaslt_$t
