@@ -3,9 +3,11 @@
 // candidate is timed on the first use of a problem (everything that changes the candidates or their
 // times: shape, types, layouts, leading dimensions, pointer alignment, alpha = 1 or not, whether and
 // where C is read, the epilogue, the batch and its strides: Key) and the fastest is kept, so the peer
-// is the best cuBLAS can do on that problem, not its first guess -- and auto, choosing it, is never
-// held to one of cuBLAS's two paths (GemmEx beat every Lt candidate by 18-19% on 428x755x442 BF16 and
-// 856x66x1758 FP16, H100, bench/results/2026-12-06_h100_s34_call4_random_heldout_*). Split-K partials are summed only in the compute type (fp32 / int32):
+// is the best cuBLAS can do on that problem, not its first guess. (GemmEx is timed too since GemmEx
+// ran 18-19% ahead of cuBLASLt's pick on 428x755x442 BF16 and 856x66x1758 FP16 in bench; with it
+// timed, the first of those still went to a heuristic candidate -- the first-use timing runs on one
+// L2-warm set of buffers, bench rotates them: docs/dispatch.md.) Split-K partials are summed only in
+// the compute type (fp32 / int32):
 // OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with
 // INPLACE allowed, bf16 results were 10-40x past the bf16 tolerance (fuzz through auto,
 // bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an accuracy yardstick and a
