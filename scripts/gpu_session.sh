@@ -175,23 +175,22 @@ tune_copy() {
 }
 # auto_suite SUITE TAG BY_S BENCH_ARGS...: `bench --kernel auto` over SUITE, FP16 and BF16 (each while
 # the call is under BY_S seconds), into $OUT/<TAG>_<type>_auto.md.
-auto_suite() {
-  local suite=$1 tag=$2 by=$3 t
-  shift 3
+# auto_pair (same arguments): this build (pg) then the previous one (pgp) a type, into
+# $OUT/<TAG>_<type>_auto_new.md and ..._auto_prev.md: a change measured in one call.
+auto_suite() { auto_over one "$@"; }
+auto_pair() { auto_over pair "$@"; }
+auto_over() {
+  local mode=$1 suite=$2 tag=$3 by=$4 t
+  shift 4
   for t in f16 bf16; do
     in_time "$by" "auto $tag $t" || continue
-    pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto.md"
-  done
-}
-# auto_pair SUITE TAG BY_S BENCH_ARGS...: as auto_suite, this build (pg) then the previous one (pgp)
-# a type, into $OUT/<TAG>_<type>_auto_new.md and ..._auto_prev.md: a change measured in one call.
-auto_pair() {
-  local suite=$1 tag=$2 by=$3 t
-  shift 3
-  for t in f16 bf16; do
-    in_time "$by" "auto $tag $t" || continue
-    pg bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto_new.md"
-    pgp bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@" --output "$OUT/${tag}_${t}_auto_prev.md"
+    local args=(bench --suite "$suite" --dtype $t --out-dtype $t --kernel auto "$@")
+    if [ "$mode" = pair ]; then
+      pg "${args[@]}" --output "$OUT/${tag}_${t}_auto_new.md"
+      pgp "${args[@]}" --output "$OUT/${tag}_${t}_auto_prev.md"
+    else
+      pg "${args[@]}" --output "$OUT/${tag}_${t}_auto.md"
+    fi
   done
 }
 # build_traced [JOBS]: the traced build (docs/trace.md: -DPIPEGEMM_TRACE=ON, the CLI only) in
