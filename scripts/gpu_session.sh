@@ -95,6 +95,20 @@ verify_every_type() {
     pg verify --shape "$1" --kernel all --dtype $t
   done
 }
+# verify_peer_cases TYPE: both cuBLAS peers and auto on the rows where cublasGemmEx ran ahead of
+# cuBLASLt's pick (and a tiny one), then cuBLASLt alone with C in place + beta + a batch with a
+# broadcast operand, NN with alpha and beta, C apart + bias + GELU (no GemmEx there), and C apart in a
+# batch -- the first-use timing's paths (src/kernels/cublaslt_peer.cpp).
+verify_peer_cases() {
+  local t=$1 s
+  for s in 428x755x442 856x66x1758 127x260x8; do
+    pg verify --shape $s --dtype $t --out-dtype $t --kernel auto cublas_$t cublaslt_$t
+  done
+  pg verify --shape 333x520x136 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 0.5 --c d --batch 3 --broadcast b
+  pg verify --shape 300x200x64 --dtype $t --out-dtype $t --kernel cublaslt_$t --layout NN --alpha 2 --beta -1 --c d
+  pg verify --shape 1000x1000x520 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 1 --c apart --bias col --act gelu_tanh
+  pg verify --shape 77x301x1000 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 1 --c apart --batch 2 --broadcast a
+}
 # fuzz_types COUNT TIMEOUT_S TYPE:SEED...: `fuzz` of each type with its seed, each its own process
 # at once (its log under $OUT/fuzz_TYPE.log), then their summaries into run.log.
 fuzz_types() {

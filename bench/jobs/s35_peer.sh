@@ -27,14 +27,7 @@ if nvidia-smi -L | grep -q H200; then
   return 0
 fi
 gt pipegemm_gpu_tests 'GpuSemantics.VerifyMatrix*:GpuDevice.*'
-for t in f16 bf16; do
-  for s in 428x755x442 856x66x1758 127x260x8; do
-    pg verify --shape $s --dtype $t --out-dtype $t --kernel auto cublas_$t cublaslt_$t
-  done
-  pg verify --shape 333x520x136 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 0.5 --c d --batch 3 --broadcast b
-  pg verify --shape 300x200x64 --dtype $t --out-dtype $t --kernel cublaslt_$t --layout NN --alpha 2 --beta -1 --c d
-  pg verify --shape 1000x1000x520 --dtype $t --out-dtype $t --kernel cublaslt_$t --beta 1 --c apart --bias col --act gelu_tanh
-done
+for t in f16 bf16; do verify_peer_cases $t; done  # (session 35 ran these without the last row)
 auto_pair bench/suites/random_heldout.txt random_heldout 300 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
 in_time 420 "fuzz" && fuzz_types 300 40 f16:3513 bf16:3514
 note "done at $(( $(date +%s) - t0 ))s"

@@ -4,10 +4,9 @@
 // times: shape, types, layouts, leading dimensions, pointer alignment, alpha = 1 or not, whether and
 // where C is read, the epilogue, the batch and its strides: Key) and the fastest is kept, so the peer
 // is the best cuBLAS can do on that problem, not its first guess. (GemmEx is timed too since GemmEx
-// ran 18-19% ahead of cuBLASLt's pick on 428x755x442 BF16 and 856x66x1758 FP16 in bench; with it
-// timed, the first of those still went to a heuristic candidate -- the first-use timing runs on one
-// L2-warm set of buffers, bench rotates them: docs/dispatch.md.) Split-K partials are summed only in
-// the compute type (fp32 / int32):
+// ran 18-19% ahead of cuBLASLt's pick on 428x755x442 BF16 and 856x66x1758 FP16 in bench; a problem
+// the L2 could hold is timed over rotated copies, as bench times it: TimingSets, docs/dispatch.md.)
+// Split-K partials are summed only in the compute type (fp32 / int32):
 // OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with
 // INPLACE allowed, bf16 results were 10-40x past the bf16 tolerance (fuzz through auto,
 // bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an accuracy yardstick and a
@@ -35,6 +34,7 @@
 #include "kernels/cublas_types.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/detail/stream_hold.hpp"
+#include "pipegemm/device.hpp"
 #include "pipegemm/registry.hpp"
 #include "registry/table.hpp"
 
@@ -274,6 +274,69 @@ struct Scratch {
   ~Scratch() { release(); }
 };
 
+// The first-use timing's operands. A problem whose bytes the L2 could hold is timed over copies of
+// it, rotated past twice the L2 as bench rotates its buffer sets (up to 512 of them), so the
+// candidates are ranked as bench times them, each launch on cold operands: timed on the caller's
+// one (L2-warm) set, 428x755x442 BF16 kept a heuristic candidate that bench then timed 1.2x behind
+// cublasGemmEx (session 35). A larger problem is timed on the caller's A, B (and C apart) with a
+// scratch D. Every copy sits at its original's offset from a 256-byte boundary (the same
+// alignment, so the same candidates run). D: scratch, holding the caller's D where C is D.
+struct TimingSets {
+  Scratch mem;
+  std::vector<Operands> ops;  // empty: no room (nothing timed)
+  Status make(const Problem& p, const Operands& x, bool c_apart, cudaStream_t s) {
+    auto bytes_of = [&](const MatrixView& v, DType t) { return size_t(v.batch_span(p.batch)) * size_t(dtype_bytes(t)); };
+    const size_t a = bytes_of(view_a(p), p.a_type), b = bytes_of(view_b(p), p.b_type), d = bytes_of(view_d(p), p.d_type);
+    const size_t c = c_apart ? bytes_of(view_c(p), *p.c_type) : 0;
+    const double set_bytes = double(a + b + c + d), l2 = double(device_info().l2_bytes);
+    const int copies = set_bytes < l2 ? std::min(512, int(std::ceil(2 * l2 / set_bytes))) : 0;
+    return copies && allocate(copies, a, b, c, d) ? fill(p, x, c_apart, copies, a, b, c, d, s)
+           : allocate(0, a, b, c, d)              ? fill(p, x, c_apart, 0, a, b, c, d, s)
+                                                  : Status::success();
+  }
+
+ private:
+  // Room for a buffer at any offset from a 256-byte boundary.
+  static size_t room(size_t bytes) { return (bytes + 511) / 256 * 256; }
+  bool allocate(int copies, size_t a, size_t b, size_t c, size_t d) {
+    const size_t per_set = copies ? room(a) + room(b) + room(c) + room(d) : room(d);
+    if (cudaMalloc(&mem.base, per_set * size_t(std::max(copies, 1))) == cudaSuccess) return true;
+    cudaGetLastError();
+    mem.base = nullptr;
+    return false;
+  }
+  // copies 0: one set, the caller's A, B and C with the scratch D.
+  Status fill(const Problem& p, const Operands& x, bool c_apart, int copies, size_t a, size_t b, size_t c, size_t d,
+              cudaStream_t s) {
+    char* at = static_cast<char*>(mem.base);
+    auto place = [&](const void* like, size_t bytes) {
+      char* q = at + reinterpret_cast<uintptr_t>(like) % 256;
+      at += room(bytes);
+      return q;
+    };
+    Status st;
+    auto copy = [&](const void* dst, const void* src, size_t bytes) {
+      if (st.ok())
+        st = cuda_status(cudaMemcpyAsync(const_cast<void*>(dst), src, bytes, cudaMemcpyDeviceToDevice, s),
+                         "cudaMemcpyAsync(cuBLASLt timing set)");
+    };
+    const bool c_is_d = p.reads_c() && !c_apart;
+    for (int i = 0; i < std::max(copies, 1); ++i) {
+      Operands o = x;
+      if (copies) {
+        copy(o.a = place(x.a, a), x.a, a);
+        copy(o.b = place(x.b, b), x.b, b);
+        if (c) copy(o.c = place(x.c, c), x.c, c);
+      }
+      o.d = place(x.d, d);
+      if (c_is_d) copy(o.c = o.d, x.d, d);  // the candidates read real values as C
+      if (!st.ok()) return st;
+      ops.push_back(o);
+    }
+    return st;
+  }
+};
+
 }  // namespace
 
 // The launcher of the cublaslt_* registry entries (cublas_peer.cpp registers them).
@@ -312,10 +375,10 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   if (!(st = describe_problem(p, x, &d)).ok()) return st;
   const Scalars sc(p.acc_type, p.alpha, p.beta);
   const bool c_apart = p.reads_c() && !c_in_place(p, x);
-  // D: the caller's, or the timing's scratch. A C that is D (or unread) is that same D.
-  auto run = [&](const cublasLtMatmulAlgo_t* algo, void* D) {
-    return cublasLtMatmul(handle, d.op, sc.alpha(), x.b, d.a, x.a, d.b, sc.beta(), c_apart ? x.c : D, d.c_or_d(), D, d.d,
-                          algo, workspace, kWorkspaceBytes, s);
+  // o: the caller's operands, or one of the timing's sets. A C that is D (or unread) is o.d.
+  auto run = [&](const cublasLtMatmulAlgo_t* algo, const Operands& o) {
+    return cublasLtMatmul(handle, d.op, sc.alpha(), o.b, d.a, o.a, d.b, sc.beta(), c_apart ? o.c : o.d, d.c_or_d(), o.d,
+                          d.d, algo, workspace, kWorkspaceBytes, s);
   };
   const Key key = make_key(dev, p, x);
   // The lock covers the choices only (and one thread's first-use timing of a problem at a time).
@@ -324,7 +387,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   if (it != c.best.end()) {
     const std::optional<cublasLtMatmulAlgo_t> best = it->second;
     lock.unlock();
-    return best ? lt_status(run(&*best, x.d), "cublasLtMatmul") : without_algorithm(p, x, s);
+    return best ? lt_status(run(&*best, x), "cublasLtMatmul") : without_algorithm(p, x, s);
   }
 
   cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
@@ -338,39 +401,31 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   }
   if (!(st = lt_status(hs, "cublasLtMatmulAlgoGetHeuristic")).ok()) return st;
 
-  // First use of this problem: the candidates run on a scratch D (at D's offset from a 256-byte
-  // boundary, so with D's alignment), never on the caller's: with beta != 0 and C = D each run
-  // would read the last one's result as C, and D is to be written once, by the choice. An
-  // in-place C is copied into the scratch first, so the candidates read real values. Without
-  // room for the scratch, the heuristic's first candidate runs untimed (and nothing is kept).
-  const size_t d_bytes = size_t(view_d(p).batch_span(p.batch)) * size_t(dtype_bytes(p.d_type));
-  Scratch scratch;
-  if (cudaMalloc(&scratch.base, d_bytes + 256) != cudaSuccess) {
-    cudaGetLastError();
-    scratch.base = nullptr;
+  // First use of this problem: the candidates run on the timing's own sets, never on the caller's
+  // D (with beta != 0 and C = D each run would read the last one's result as C, and D is to be
+  // written once, by the choice). Without room for them, the heuristic's first candidate runs
+  // untimed (and nothing is kept).
+  TimingSets sets;
+  if (!(st = sets.make(p, x, c_apart, s)).ok()) return st;
+  if (sets.ops.empty()) {
     lock.unlock();
     for (int i = 0; i < found; ++i)
-      if (cand[i].state == CUBLAS_STATUS_SUCCESS) return lt_status(run(&cand[i].algo, x.d), "cublasLtMatmul");
+      if (cand[i].state == CUBLAS_STATUS_SUCCESS) return lt_status(run(&cand[i].algo, x), "cublasLtMatmul");
     return Status::error(StatusCode::cuda_error, "cuBLASLt's heuristic gave no usable candidate");
   }
-  void* const scratch_d = static_cast<char*>(scratch.base) + reinterpret_cast<uintptr_t>(x.d) % 256;
-  if (c_in_place(p, x) &&
-      !(st = cuda_status(cudaMemcpyAsync(scratch_d, x.d, d_bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync(C)")).ok())
-    return st;
 
   // Each candidate runs once (those that fail drop out) and is timed alone once; then rounds in
   // which every candidate runs a group of back-to-back launches (about 50 us of them) behind a
   // stream hold, so a few-microsecond candidate is timed without the host's launch gaps or the
   // events' ~0.5 us resolution; the candidate with the least median time per launch is kept.
   // Timed one launch at a time, the choice of a 5-10 us shape changed from process to process.
-  // Candidate i < found: the heuristic's i-th; i == found: cublasGemmEx (where it computes the
-  // problem), on the same scratch D -- C too where C is D.
-  Operands xs = x;
-  xs.d = scratch_d;
-  if (c_in_place(p, x)) xs.c = scratch_d;
+  // Launches take the sets in turn, as bench's do. Candidate i < found: the heuristic's i-th;
+  // i == found: cublasGemmEx (where it computes the problem).
   const int n_cand = found + (gemm_ex_computes(p, x) ? 1 : 0);
+  size_t next_set = 0;
   const auto run_candidate = [&](int i) {
-    return i < found ? run(&cand[i].algo, scratch_d) == CUBLAS_STATUS_SUCCESS : launch_cublas(p, xs, s).ok();
+    const Operands& o = sets.ops[next_set++ % sets.ops.size()];
+    return i < found ? run(&cand[i].algo, o) == CUBLAS_STATUS_SUCCESS : launch_cublas(p, o, s).ok();
   };
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
@@ -399,7 +454,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
       continue;
     timed.push_back({i, std::clamp(int(std::ceil(0.05f / std::max(ms, 1e-4f))), 1, 32), {}});
   }
-  for (int round = 0; round < 3; ++round)
+  for (int round = 0; round < 5; ++round)
     for (Timed& t : timed) {
       float ms = 0;
       if (time_group(t.index, t.group, &ms)) t.ms.push_back(ms);
@@ -414,7 +469,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
     const float med = t.ms[t.ms.size() / 2];
     if (best < 0 || med < best_ms) best = t.index, best_ms = med;
   }
-  scratch.release();  // (cudaFree waits for the timing runs)
+  sets.mem.release();  // (cudaFree waits for the timing runs)
   if (best < 0 || best == found) {
     // GemmEx timed fastest -- or every candidate the heuristic offered refused to run (seen on the
     // H200: bf16, a batch of 3 with a broadcast operand, K = 7, C apart, ReLU): as if there were no
@@ -425,7 +480,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   }
   c.best.emplace(key, cand[best].algo);
   lock.unlock();
-  return lt_status(run(&cand[best].algo, x.d), "cublasLtMatmul");
+  return lt_status(run(&cand[best].algo, x), "cublasLtMatmul");
 }
 
 }  // namespace pipegemm::detail

@@ -43,6 +43,17 @@ struct FullSemanticsOf<Cfg, std::void_t<decltype(Cfg::kFullSemantics)>> {
   static constexpr bool value = Cfg::kFullSemantics;
 };
 
+// A config whose kernels wait on griddepcontrol before touching memory (k0): launched
+// programmatically dependent (launch_dependent).
+template <class Cfg, class = void>
+struct GridDepOf {
+  static constexpr bool value = false;
+};
+template <class Cfg>
+struct GridDepOf<Cfg, std::void_t<decltype(Cfg::kGridDep)>> {
+  static constexpr bool value = Cfg::kGridDep;
+};
+
 template <class Types, class Cfg, auto Kernel>
 struct LadderVariant {
   using Ops = typename Cfg::Ops;
@@ -68,6 +79,10 @@ struct LadderVariant {
       const dim3 grid = kMech.order == TileOrder::persistent ? dim3(std::min(num_m * num_n, unsigned(device_info().sm_count)))
                         : kMech.order == TileOrder::swizzled ? dim3(num_m * num_n)
                                                              : dim3(num_n, num_m);
+      if constexpr (GridDepOf<Cfg>::value)
+        return launch_dependent(Kernel, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, static_cast<TD*>(D),
+                                static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n), int(p.k),
+                                int(p.lda), int(p.ldb), int(p.ldd));
       Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
           static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
           int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
@@ -87,6 +102,8 @@ struct LadderVariant {
     constexpr auto full = kernels::common::FullKernel<Cfg>::value;
     Status st = prepare_smem(full, Cfg::kSmemBytes);
     if (!st.ok()) return st;
+    if constexpr (GridDepOf<Cfg>::value)
+      return launch_dependent(full, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, args);
     full<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
     return after_launch(Cfg::Name::kName);
   }

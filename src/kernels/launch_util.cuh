@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/device.hpp"
@@ -24,7 +25,7 @@ Status prepare_smem(KernelPtr kernel, int smem_bytes) {
 inline Status after_launch(const char* name) { return cuda_status(cudaGetLastError(), name); }
 
 // Programmatic dependent launch (sm_90+; the kernels that call arch::griddep_wait before any
-// global access: k5, skinny): a launch may start while the stream's previous kernel drains, its
+// global access: k0, k5, shortk, skinny): a launch may start while the stream's previous kernel drains, its
 // setup under that kernel's tail, and waits for it before touching memory. On by default where
 // the device has it; $PIPEGEMM_PDL=0 turns it off (read at every launch: a test turns it on and
 // off). Measured on the H200: docs/hopper.md, "Programmatic dependent launch".
@@ -39,6 +40,25 @@ inline void add_pdl_attribute(cudaLaunchConfig_t& cfg) {
   cudaLaunchAttribute& a = cfg.attrs[cfg.numAttrs++] = cudaLaunchAttribute{};
   a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   a.val.programmaticStreamSerializationAllowed = 1;
+}
+
+// kernel(args...) on `grid` CTAs of `threads` (smem: dynamic bytes) in stream s, programmatically
+// dependent on the stream's previous kernel where pdl_enabled(). Only for kernels that call
+// arch::griddep_wait before they touch global memory (k0, shortk, skinny). name: for errors.
+template <class... Params, class... Args>
+Status launch_dependent(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t s, const char* name,
+                        Args&&... args) {
+  cudaLaunchAttribute attrs[1];
+  cudaLaunchConfig_t cfg{};
+  cfg.gridDim = grid;
+  cfg.blockDim = dim3(unsigned(threads));
+  cfg.dynamicSmemBytes = size_t(smem);
+  cfg.stream = s;
+  cfg.attrs = attrs;
+  add_pdl_attribute(cfg);
+  const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+  if (e != cudaSuccess) return cuda_status(e, (std::string("cudaLaunchKernelEx(") + name + ")").c_str());
+  return after_launch(name);
 }
 
 template <class KernelPtr>

@@ -34,15 +34,7 @@ struct ShortKVariant {
     if (p.k > Cfg::KMAX)  // make()'s max_k refuses it before a launch
       return Status::error(StatusCode::not_supported, "shortk: K at most " + std::to_string(Cfg::KMAX));
     const auto args = kernels::common::full_args<TA, TD>(p, x);
-    cudaLaunchAttribute attrs[1];
-    cudaLaunchConfig_t cfg{};
-    cfg.gridDim = grid(p);
-    cfg.blockDim = dim3(Cfg::kNumThreads);
-    cfg.stream = s;
-    cfg.attrs = attrs;
-    add_pdl_attribute(cfg);
-    Status st = cuda_status(cudaLaunchKernelEx(&cfg, kKernel, args), "cudaLaunchKernelEx(shortk_kernel)");
-    return st.ok() ? after_launch("shortk_kernel") : st;
+    return launch_dependent(kKernel, grid(p), Cfg::kNumThreads, 0, s, "shortk_kernel", args);
   }
 
   static Status occupancy(int* blocks, int* regs) { return occupancy_of(kKernel, Cfg::kNumThreads, 0, blocks, regs); }

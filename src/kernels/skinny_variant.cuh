@@ -95,16 +95,7 @@ struct SkinnyVariant {
         ab.epi.c = static_cast<const char*>(ab.epi.c) + off;
       }
       const dim3 grid(unsigned(row_tiles), unsigned(sp.splits), unsigned(ab.batch));
-      cudaLaunchAttribute attrs[1];
-      cudaLaunchConfig_t cfg{};
-      cfg.gridDim = grid;
-      cfg.blockDim = dim3(C::kNumThreads);
-      cfg.stream = s;
-      cfg.attrs = attrs;
-      add_pdl_attribute(cfg);
-      Status st = cuda_status(cudaLaunchKernelEx(&cfg, &kernels::skinny::skinny_kernel<C>, ab),
-                              "cudaLaunchKernelEx(skinny_kernel)");
-      if (st.ok()) st = after_launch("skinny_kernel");
+      Status st = launch_dependent(&kernels::skinny::skinny_kernel<C>, grid, C::kNumThreads, 0, s, "skinny_kernel", ab);
       if (!st.ok()) return st;
     }
     return Status::success();

@@ -213,8 +213,8 @@ TEST(K5StreamK, PartialWavesVerifyAndRepeatBitForBit) {
 // D1 = A W1^T (long K, so the next kernel's CTAs start while the first's last wave runs), then
 // D2 = D1 W2^T, D3 = D2 W2^T, D4 = D3 W2^T -- every D poisoned (NaN) before the chain. A kernel
 // that read its A before the previous one finished would read NaN: D4 must be finite everywhere
-// and bit for bit the D4 of the same chain launched without PDL. k5, its stream-K form, and
-// skinny (M = 8: the decode chain).
+// and bit for bit the D4 of the same chain launched without PDL. k5, its stream-K form,
+// skinny (M = 8: the decode chain) and k0 (the fallback of tiny and misaligned problems).
 TEST(K5Pdl, ADependentChainGivesTheSameBitsAsWithout) {
   REQUIRE_SM90();
   const int64_t k1 = 8192, n = 1024;
@@ -243,7 +243,7 @@ TEST(K5Pdl, ADependentChainGivesTheSameBitsAsWithout) {
   auto gemm_problem = [](int64_t mm, int64_t nn, int64_t kk) { return problem(mm, nn, kk, DType::f16, DType::f16); };
   struct Case { const char* name; int64_t m; };
   for (const Case c : {Case{"k5_f16_128x256x64_s4", 2048}, Case{"k5_f16_128x256x64_s4_streamk", 2048},
-                       Case{"skinny_f16_8x32x256_w4", 8}}) {
+                       Case{"skinny_f16_8x32x256_w4", 8}, Case{"k0_f16_64x64x16", 256}}) {
     std::vector<uint16_t> want, got;
     for (int pdl : {0, 1}) {
       setenv("PIPEGEMM_PDL", pdl ? "1" : "0", 1);

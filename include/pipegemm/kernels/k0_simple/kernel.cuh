@@ -6,12 +6,16 @@
 // warp scheduler finds between independent loads. Element loads take any alignment and any
 // leading dimension, so this rung is the automatic choice's fallback for misaligned inputs; it
 // also takes every layout, batch and epilogue (common::FullArgs), so some variant accepts every problem.
+// As that fallback it runs the ~4 us grids of tiny, misaligned problems, where the launch is half
+// the time: both kernels wait on griddepcontrol first (kGridDep), so the launcher may start them
+// programmatically dependent on the kernel before (arch/griddep.cuh).
 #pragma once
 
 #include <cute/tensor.hpp>
 
 #include <type_traits>
 
+#include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/tile_io.cuh"
 #include "pipegemm/mechanism.hpp"
@@ -33,6 +37,7 @@ struct SimpleConfig {
   static constexpr int kNumThreads = int(size(TiledMma{}));
   static constexpr int kSmemBytes = 0;
   static constexpr bool kFullSemantics = true;  // takes common::FullArgs: layouts, batch, epilogue
+  static constexpr bool kGridDep = true;        // griddep_wait before any global access
   // M/N-major operands (a runtime stride along K). Not for int8: IMMA reads K-major operands, and
   // a runtime K stride over an int8 fragment's 4x more elements spilled registers; an MN-major
   // int8 problem goes to cuBLAS.
@@ -76,6 +81,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
   using TD = typename Cfg::TD;
   const int bn_idx = blockIdx.x, bm_idx = blockIdx.y;
+  arch::griddep_wait();
+  arch::griddep_launch_dependents();
 
   auto g = common::global_tiles<BM, BN, BK>(Aptr, Bptr, Dptr, M, N, K, lda, ldb, ldd, bm_idx, bn_idx);
   Tensor cA = make_identity_tensor(make_shape(Int<BM>{}, Int<BK>{}));  // (BM,BK) -> (m,k)
@@ -120,6 +127,8 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK;
   using TD = typename Cfg::TD;
   const int bn_idx = blockIdx.x, bm_idx = blockIdx.y;
+  arch::griddep_wait();
+  arch::griddep_launch_dependents();
   const int M = args.m, N = args.n, K = args.k;
   const int m_limit = M - bm_idx * BM, n_limit = N - bn_idx * BN;
   const int k_tiles = (K + BK - 1) / BK;
