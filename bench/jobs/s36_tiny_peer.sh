@@ -18,6 +18,10 @@ if nvidia-smi -L | grep -q H200; then
   source bench/jobs/s35_peer.sh
   return 0
 fi
+# Correctness first (a call cut short keeps it): the PDL chain with k0, the peer's first use.
+gt pipegemm_gpu_tests 'K5Pdl.*:GpuSemantics.VerifyMatrix*:GpuDevice.*'
+gt pipegemm_gpu_tests 'GpuSemantics.VerifyMatrix*:GpuDevice.*'
+for t in f16 bf16; do verify_peer_cases $t; done
 for i in 1 2; do
   for t in "bf16 428x755x442" "f16 856x66x1758" "bf16 856x66x1758" "f16 428x755x442"; do
     read -r dt shape <<< "$t"
@@ -58,8 +62,6 @@ for r in rows[2:]:
 PY
   } >> "$OUT/run.log" 2>&1
 done
-gt pipegemm_gpu_tests 'GpuSemantics.VerifyMatrix*:GpuDevice.*'
-for t in f16 bf16; do verify_peer_cases $t; done
 auto_pair bench/suites/random_heldout.txt random_heldout 420 --reps 20 --rounds 2 --warmup 3 --max-ms-per-variant 200
 in_time 500 "fuzz" && fuzz_types 300 40 f16:3613 bf16:3614
 note "done at $(( $(date +%s) - t0 ))s"
