@@ -12,6 +12,7 @@
 // runs in fp32 (int32 for an int32 D) before the cast to D.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -112,6 +113,8 @@ struct MatrixView {
   int64_t span() const { return matrix_span(rows, cols, ld, layout); }
   // Elements from the first of product 0 to one past the last of product batch-1.
   int64_t batch_span(int64_t batch) const { return (batch - 1) * stride + span(); }
+  // batch_span() in bytes of type t.
+  size_t batch_bytes(int64_t batch, DType t) const { return size_t(batch_span(batch)) * size_t(dtype_bytes(t)); }
 };
 MatrixView view_a(const Problem& p);
 MatrixView view_b(const Problem& p);

@@ -24,7 +24,7 @@ struct Extent {
   std::string str() const { return std::string(name) + " is [" + hex(at) + ", " + hex(at + bytes) + ")"; }
 };
 Extent extent(const char* name, const void* ptr, const MatrixView& v, int64_t batch, DType t) {
-  return {name, reinterpret_cast<uintptr_t>(ptr), uintptr_t(v.batch_span(batch)) * uintptr_t(dtype_bytes(t))};
+  return {name, reinterpret_cast<uintptr_t>(ptr), uintptr_t(v.batch_bytes(batch, t))};
 }
 
 // D is written while A, B, C and the bias are read: its bytes may not meet theirs (the inputs

@@ -285,9 +285,9 @@ struct TimingSets {
   Scratch mem;
   std::vector<Operands> ops;  // empty: no room (nothing timed)
   Status make(const Problem& p, const Operands& x, bool c_apart, cudaStream_t s) {
-    auto bytes_of = [&](const MatrixView& v, DType t) { return size_t(v.batch_span(p.batch)) * size_t(dtype_bytes(t)); };
-    const size_t a = bytes_of(view_a(p), p.a_type), b = bytes_of(view_b(p), p.b_type), d = bytes_of(view_d(p), p.d_type);
-    const size_t c = c_apart ? bytes_of(view_c(p), *p.c_type) : 0;
+    const size_t a = view_a(p).batch_bytes(p.batch, p.a_type), b = view_b(p).batch_bytes(p.batch, p.b_type);
+    const size_t d = view_d(p).batch_bytes(p.batch, p.d_type);
+    const size_t c = c_apart ? view_c(p).batch_bytes(p.batch, *p.c_type) : 0;
     const double set_bytes = double(a + b + c + d), l2 = double(device_info().l2_bytes);
     const int copies = set_bytes < l2 ? std::min(512, int(std::ceil(2 * l2 / set_bytes))) : 0;
     return copies && allocate(copies, a, b, c, d) ? fill(p, x, c_apart, copies, a, b, c, d, s)

@@ -22,10 +22,9 @@ struct SeedVariant {
     Status st = prepare_smem(kernel, Cfg::kSmemBytes);
     if (!st.ok()) return st;
     dim3 grid(unsigned(p.n / Cfg::BN), unsigned(p.m / Cfg::BM));
-    kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
-        static_cast<T*>(D), static_cast<const T*>(A), static_cast<const T*>(B), int(p.m), int(p.n),
-        int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
-    return after_launch("k4_seed_kernel");
+    return launch_kernel(kernel, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, "k4_seed_kernel", false, static_cast<T*>(D),
+                         static_cast<const T*>(A), static_cast<const T*>(B), int(p.m), int(p.n), int(p.k), int(p.lda),
+                         int(p.ldb), int(p.ldd));
   }
 
   static Status occupancy(int* blocks, int* regs) {

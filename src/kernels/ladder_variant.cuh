@@ -44,7 +44,7 @@ struct FullSemanticsOf<Cfg, std::void_t<decltype(Cfg::kFullSemantics)>> {
 };
 
 // A config whose kernels wait on griddepcontrol before touching memory (k0): launched
-// programmatically dependent (launch_dependent).
+// programmatically dependent (launch_kernel's `dependent`).
 template <class Cfg, class = void>
 struct GridDepOf {
   static constexpr bool value = false;
@@ -60,6 +60,7 @@ struct LadderVariant {
   using TA = typename Ops::TA;
   using TD = typename Ops::TD;
   static constexpr Mechanism kMech = Cfg::kMechanism;
+  static constexpr bool kDependent = GridDepOf<Cfg>::value;
 
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
     const void *A = x.a, *B = x.b;
@@ -79,14 +80,9 @@ struct LadderVariant {
       const dim3 grid = kMech.order == TileOrder::persistent ? dim3(std::min(num_m * num_n, unsigned(device_info().sm_count)))
                         : kMech.order == TileOrder::swizzled ? dim3(num_m * num_n)
                                                              : dim3(num_n, num_m);
-      if constexpr (GridDepOf<Cfg>::value)
-        return launch_dependent(Kernel, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, static_cast<TD*>(D),
-                                static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n), int(p.k),
-                                int(p.lda), int(p.ldb), int(p.ldd));
-      Kernel<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
-          static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
-          int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
-      return after_launch(Cfg::Name::kName);
+      return launch_kernel(Kernel, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, kDependent,
+                           static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
+                           int(p.k), int(p.lda), int(p.ldb), int(p.ldd));
     }
   }
 
@@ -102,10 +98,7 @@ struct LadderVariant {
     constexpr auto full = kernels::common::FullKernel<Cfg>::value;
     Status st = prepare_smem(full, Cfg::kSmemBytes);
     if (!st.ok()) return st;
-    if constexpr (GridDepOf<Cfg>::value)
-      return launch_dependent(full, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, args);
-    full<<<grid, Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(args);
-    return after_launch(Cfg::Name::kName);
+    return launch_kernel(full, grid, Cfg::kNumThreads, Cfg::kSmemBytes, s, Cfg::Name::kName, kDependent, args);
   }
 
   // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only
@@ -125,10 +118,9 @@ struct LadderVariant {
       args.partials = ws.partials;
       args.counters = ws.counters;
     }
-    Kernel<<<dim3(unsigned(sp.tiles), unsigned(sp.splits)), Cfg::kNumThreads, Cfg::kSmemBytes, s>>>(
-        static_cast<TD*>(D), static_cast<const TA*>(A), static_cast<const TA*>(B), int(p.m), int(p.n),
-        int(p.k), int(p.lda), int(p.ldb), int(p.ldd), args);
-    return after_launch(Cfg::Name::kName);
+    return launch_kernel(Kernel, dim3(unsigned(sp.tiles), unsigned(sp.splits)), Cfg::kNumThreads, Cfg::kSmemBytes, s,
+                         Cfg::Name::kName, kDependent, static_cast<TD*>(D), static_cast<const TA*>(A),
+                         static_cast<const TA*>(B), int(p.m), int(p.n), int(p.k), int(p.lda), int(p.ldb), int(p.ldd), args);
   }
 
   static Status occupancy(int* blocks, int* regs) {

@@ -42,12 +42,13 @@ inline void add_pdl_attribute(cudaLaunchConfig_t& cfg) {
   a.val.programmaticStreamSerializationAllowed = 1;
 }
 
-// kernel(args...) on `grid` CTAs of `threads` (smem: dynamic bytes) in stream s, programmatically
-// dependent on the stream's previous kernel where pdl_enabled(). Only for kernels that call
-// arch::griddep_wait before they touch global memory (k0, shortk, skinny). name: for errors.
+// kernel(args...) on `grid` CTAs of `threads` (smem: dynamic bytes) in stream s: every launcher's one
+// launch. dependent: programmatically dependent on the stream's previous kernel where pdl_enabled()
+// -- only for kernels that call arch::griddep_wait before they touch global memory (k0, shortk,
+// skinny; k5 adds its cluster and builds its own config). name: for errors.
 template <class... Params, class... Args>
-Status launch_dependent(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t s, const char* name,
-                        Args&&... args) {
+Status launch_kernel(void (*kernel)(Params...), dim3 grid, int threads, int smem, cudaStream_t s, const char* name,
+                     bool dependent, Args&&... args) {
   cudaLaunchAttribute attrs[1];
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = grid;
@@ -55,7 +56,7 @@ Status launch_dependent(void (*kernel)(Params...), dim3 grid, int threads, int s
   cfg.dynamicSmemBytes = size_t(smem);
   cfg.stream = s;
   cfg.attrs = attrs;
-  add_pdl_attribute(cfg);
+  if (dependent) add_pdl_attribute(cfg);
   const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
   if (e != cudaSuccess) return cuda_status(e, (std::string("cudaLaunchKernelEx(") + name + ")").c_str());
   return after_launch(name);

@@ -34,7 +34,7 @@ struct ShortKVariant {
     if (p.k > Cfg::KMAX)  // make()'s max_k refuses it before a launch
       return Status::error(StatusCode::not_supported, "shortk: K at most " + std::to_string(Cfg::KMAX));
     const auto args = kernels::common::full_args<TA, TD>(p, x);
-    return launch_dependent(kKernel, grid(p), Cfg::kNumThreads, 0, s, "shortk_kernel", args);
+    return launch_kernel(kKernel, grid(p), Cfg::kNumThreads, 0, s, "shortk_kernel", true, args);
   }
 
   static Status occupancy(int* blocks, int* regs) { return occupancy_of(kKernel, Cfg::kNumThreads, 0, blocks, regs); }

@@ -95,7 +95,7 @@ struct SkinnyVariant {
         ab.epi.c = static_cast<const char*>(ab.epi.c) + off;
       }
       const dim3 grid(unsigned(row_tiles), unsigned(sp.splits), unsigned(ab.batch));
-      Status st = launch_dependent(&kernels::skinny::skinny_kernel<C>, grid, C::kNumThreads, 0, s, "skinny_kernel", ab);
+      Status st = launch_kernel(&kernels::skinny::skinny_kernel<C>, grid, C::kNumThreads, 0, s, "skinny_kernel", true, ab);
       if (!st.ok()) return st;
     }
     return Status::success();

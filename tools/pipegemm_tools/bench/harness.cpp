@@ -65,11 +65,10 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   out->results.clear();
 
   // Every product of the batch (a broadcast operand once); C only apart from D, the bias when asked.
-  auto bytes_of = [&](const MatrixView& v, DType t) { return size_t(v.batch_span(p.batch)) * size_t(dtype_bytes(t)); };
-  const size_t a_bytes = bytes_of(view_a(p), p.a_type);
-  const size_t b_bytes = bytes_of(view_b(p), p.b_type);
-  const size_t d_bytes = bytes_of(view_d(p), p.d_type);
-  const size_t c_bytes = p.reads_c() && !in_place ? bytes_of(view_c(p), *p.c_type) : 0;
+  const size_t a_bytes = view_a(p).batch_bytes(p.batch, p.a_type);
+  const size_t b_bytes = view_b(p).batch_bytes(p.batch, p.b_type);
+  const size_t d_bytes = view_d(p).batch_bytes(p.batch, p.d_type);
+  const size_t c_bytes = p.reads_c() && !in_place ? view_c(p).batch_bytes(p.batch, *p.c_type) : 0;
   const int64_t bias_n = p.bias == Bias::per_row ? p.m : p.bias == Bias::per_col ? p.n : 0;
   const size_t bias_bytes = bias_n ? size_t(bias_n) * size_t(dtype_bytes(*p.bias_type)) : 0;
   const double set_bytes = double(a_bytes + b_bytes + d_bytes + c_bytes + bias_bytes);
