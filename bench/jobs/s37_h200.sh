@@ -17,7 +17,7 @@ for t in bf16 f16; do
      --kernel k5_${t}_128x256x64_s4 auto --reps 20 --rounds 2 --idle-ms 25 --output "$OUT/epilogue_${t}.md"
 done
 for i in 1 2; do in_time 300 "epilogue cost $i" && epilogue_cost s37 $i 1; done
-# What is left of the call (~500 s, a short device budget) goes to the fuzzer: a count it cannot finish
+# What is left of the call (to ~440 s: a short device budget) goes to the fuzzer: a count it cannot finish
 # ends at the timeout with its progress logged (exit 124).
-in_time 420 "fuzz" && fuzz_types 10000 $(( 500 - ($(date +%s) - t0) )) f16:3713 bf16:3714
+in_time 380 "fuzz" && fuzz_types 10000 $(( 440 - ($(date +%s) - t0) )) f16:3713 bf16:3714
 note "done at $(( $(date +%s) - t0 ))s"
