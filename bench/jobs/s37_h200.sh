@@ -6,18 +6,20 @@
 #     (GpuSemantics.*, GpuRefusal*);
 # (2) NN / NT / TT against TN at 4096^3 and 8192x28672x4096, every epilogue, beside both cuBLAS
 #     peers (cuBLASLt with its own epilogue): bench/suites/epilogue.txt, BF16 and FP16, burst;
-# (3) bias + GELU against plain at 4096^3: epilogue_cost, BF16 twice, FP16 once, alternating lines;
+# (3) bias + GELU against plain at 4096^3: epilogue_cost, BF16 twice, FP16 once, alternating lines
+#     (its first run before (2): the criterion a short call must not miss);
 # (4) fuzz over the new dimensions, 10,000 problems a 16-bit type asked, both at once, as time allows.
 # Run: PIPEGEMM_PREBUILT=.carry scripts/gpu_session.sh bench/jobs/s37_h200.sh
 #      (carry .carry: pipegemm.xz, tests/pipegemm_gpu_tests.xz = the local build of this commit)
 gt pipegemm_gpu_tests 'GpuLadder.*:K4SplitK.*:GpuVerify.*:K5Pdl.*'
 gt pipegemm_gpu_tests 'GpuSemantics.*:GpuRefusal*'
+epilogue_cost s37 1 1
 for t in bf16 f16; do
-  in_time 200 "epilogue suite $t" && pg bench --suite bench/suites/epilogue.txt --dtype $t --out-dtype $t \
+  in_time 150 "epilogue suite $t" && pg bench --suite bench/suites/epilogue.txt --dtype $t --out-dtype $t \
      --kernel k5_${t}_128x256x64_s4 auto --reps 20 --rounds 2 --idle-ms 25 --output "$OUT/epilogue_${t}.md"
 done
-for i in 1 2; do in_time 300 "epilogue cost $i" && epilogue_cost s37 $i 1; done
-# What is left of the call (to ~440 s: a short device budget) goes to the fuzzer: a count it cannot finish
+in_time 250 "epilogue cost 2" && epilogue_cost s37 2 1
+# What is left of the call (to $FUZZ_END s, default 360: a short device budget) goes to the fuzzer: a count it cannot finish
 # ends at the timeout with its progress logged (exit 124).
-in_time 380 "fuzz" && fuzz_types 10000 $(( 440 - ($(date +%s) - t0) )) f16:3713 bf16:3714
+in_time 300 "fuzz" && fuzz_types 10000 $(( ${FUZZ_END:-360} - ($(date +%s) - t0) )) f16:3713 bf16:3714
 note "done at $(( $(date +%s) - t0 ))s"
