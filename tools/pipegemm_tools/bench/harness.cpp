@@ -69,7 +69,7 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   const size_t b_bytes = view_b(p).batch_bytes(p.batch, p.b_type);
   const size_t d_bytes = view_d(p).batch_bytes(p.batch, p.d_type);
   const size_t c_bytes = p.reads_c() && !in_place ? view_c(p).batch_bytes(p.batch, *p.c_type) : 0;
-  const int64_t bias_n = p.bias == Bias::per_row ? p.m : p.bias == Bias::per_col ? p.n : 0;
+  const int64_t bias_n = bias_elements(p);
   const size_t bias_bytes = bias_n ? size_t(bias_n) * size_t(dtype_bytes(*p.bias_type)) : 0;
   const double set_bytes = double(a_bytes + b_bytes + d_bytes + c_bytes + bias_bytes);
   int sets = std::max(2, int(std::ceil(opt.l2_factor * dev.l2_bytes / set_bytes)));
