@@ -21,5 +21,6 @@ done
 in_time 250 "epilogue cost 2" && epilogue_cost s37 2 1
 # What is left of the call (to $FUZZ_END s, default 360: a short device budget) goes to the fuzzer: a count it cannot finish
 # ends at the timeout with its progress logged (exit 124).
-in_time 300 "fuzz" && fuzz_types 10000 $(( ${FUZZ_END:-360} - ($(date +%s) - t0) )) f16:3713 bf16:3714
+FUZZ_END=${FUZZ_END:-360}
+in_time $(( FUZZ_END - 60 )) "fuzz" && fuzz_types 10000 $(( FUZZ_END - ($(date +%s) - t0) )) f16:3713 bf16:3714
 note "done at $(( $(date +%s) - t0 ))s"
