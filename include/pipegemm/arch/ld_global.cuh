@@ -1,7 +1,7 @@
 // Global loads issued exactly where they are written (asm volatile: ordered with the other volatile
 // asm around them, e.g. the mainloop's wgmma or mma.sync), for values loaded early so that their
 // latency hides under later work. A plain load may be sunk to its first use -- for k5's bias, to
-// the end of the mainloop, where its whole latency shows (session 7). Read-only (.nc) data.
+// the end of the mainloop, where its whole latency shows (docs/semantics.md). Read-only (.nc) data.
 #pragma once
 
 #include <cstdint>

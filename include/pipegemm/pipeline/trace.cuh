@@ -45,7 +45,7 @@ cudaError_t arm_this_unit(Buffer* b) { return cudaMemcpyToSymbol(g_buffer, &b, s
 // chunk [next, end), clipped to the buffer's capacity when claimed, so that a stamp reads no memory
 // -- in k5 a stamp sits between a wgmma group's retirement and the next group's issue, where
 // two dependent loads (the pointer, the capacity) per stamp cost a third of the kernel's speed
-// (session 9); the CTA and SM are read once too.
+// (H200, docs/trace.md); the CTA and SM are read once too.
 struct Recorder {
   Buffer* buffer = nullptr;
   uint32_t next = 0, end = 0;

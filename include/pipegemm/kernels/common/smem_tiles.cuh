@@ -178,8 +178,8 @@ CUTE_DEVICE void s2r_k_block(S2R& v, int k_block, int slot) {
 // Tensor cores: M outer, N inner in a serpentine, so consecutive HMMA/IMMA share the A
 // fragment (4 registers, the larger operand; `.reuse` in the SASS) -- CuTe's default order
 // shares B (2 registers). Fewer register-file reads per MMA: on the power-capped H200 this
-// measured +2.4% (256x128) and +1.3% (128x256) at 8192^3 in one run
-// (bench/results/2026-11-29_h200_k4_profile2.log). FFMA keeps CuTe's order.
+// measured +2.4% (256x128) and +1.3% (128x256) at 8192^3 in one run (docs/ladder.md).
+// FFMA keeps CuTe's order.
 template <class TiledMma, class RD, class RA, class RB>
 CUTE_DEVICE void mma_k_block(TiledMma const& tiled_mma, RD& tCrD, RA const& tCrA, RB const& tCrB) {
   if constexpr (decltype(size<0>(tCrA))::value > 1) {  // a fragment of several values: tensor core

@@ -1,4 +1,4 @@
-// k2 double buffer staged through registers (seed 004 step 3, the LDG variant).
+// k2 double buffer staged through registers (the LDG form of the double buffer; docs/ladder.md).
 //
 // Two smem slots. While the warps compute k_tile t out of slot t%2, every thread already has
 // the LDG.128 of k_tile t+1 in flight into registers; after the MMAs it stores them (STS) into
@@ -80,8 +80,9 @@ __global__ void __launch_bounds__(Cfg::kNumThreads)
     ++read_slot;
     // Keep the STS after the MMAs: without this point ptxas hoists them into the first
     // k_block to free the staging registers (~250 live), and the warp then stalls on the LDG
-    // after a few HMMAs instead of a whole k_tile (seed 004 step 7: loads reordered against
-    // compute). Not for FFMA: there the same point makes NVVM sink the LDGs below the FFMAs.
+    // after a few HMMAs instead of a whole k_tile (loads reordered against compute, which
+    // `pipegemm sass` checks: docs/sass.md). Not for FFMA: there the same point makes NVVM sink
+    // the LDGs below the FFMAs.
     if constexpr (Cfg::Ops::kTensorCore) __syncwarp();
     if (has_next) {
       copy(vec, tArA, g2s.sA(_, _, _, write_slot.index));

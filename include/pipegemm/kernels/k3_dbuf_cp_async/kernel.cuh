@@ -1,8 +1,8 @@
-// k3 double buffer with cp.async (seed 004 step 3, the LDGSTS variant).
+// k3 double buffer with cp.async (the LDGSTS form of the double buffer; docs/ladder.md).
 //
 // Two smem slots filled by cp.async (LDGSTS): global -> shared without passing through
 // registers, so the copy of k_tile t+1 costs the computing warps only its issue, and no
-// registers. Per 004: commit the next k_tile's group before the MMAs, wait for it after.
+// registers. Commit the next k_tile's group before the MMAs, wait for it after.
 // The latency hidden is one k_tile of MMAs; deeper rings (k4) hide more.
 #pragma once
 

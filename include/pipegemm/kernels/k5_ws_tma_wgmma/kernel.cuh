@@ -109,10 +109,10 @@ struct K5Smem {
 // ring carries A alone. A tile then moves its A in and its D out and nothing else (the ring form
 // re-reads B, 2/3 of its bytes, every tile); with n_tiles > 1 the CTAs of one row of tiles read its
 // A panel at about the same time (the L2 serves all but the first).
-// Measured level with the ring form on the memory-bound suite (session 9, docs/hopper.md): the
+// Measured level with the ring form on the memory-bound suite (H200, docs/hopper.md): the
 // L2 re-reads of B were not the limit. What was: A's loads take ~3 us from issue to landing on
 // the seed shape (docs/trace/), and a ring of 4 slots holds 2.5 of A's k_tiles in flight on
-// average -- 40 KB a SM, ~1.7 TB/s of A. B_SLOTS_ (session 23) sizes B's part apart from the ring:
+// average -- 40 KB a SM, ~1.7 TB/s of A. B_SLOTS_ sizes B's part apart from the ring:
 // B_SLOTS_ k_tiles (K <= B_SLOTS_ * BK), so a short K leaves the smem to a deeper ring of A --
 // 8 stages beside K <= 128 (2 B slots) on a 256-wide tile, 10 on a 128-wide one.
 // STREAM_K_ (cooperative, not deferred): the work is walked as pipeline::StreamKPlan's segments --
@@ -141,7 +141,7 @@ struct K5Config {
   static constexpr bool kClusterN = CLUSTER_N_;
   // Cooperative consumers staggered by 2 k_tiles (kStaggerBarrier): at 4096^3, BF16 bias + GELU
   // cost 1.028-1.031 of the plain GEMM against 1.040-1.043 in step, s8 0.7% faster, the plain
-  // 16-bit GEMM unchanged (bench/results/2026-12-04_h200_s17_call{1,2,4}_*). More would leave the
+  // 16-bit GEMM unchanged (H200, docs/hopper.md). More would leave the
   // leading consumer too few slots ahead (stagger 3: s8 back to 0.0972 ms from 0.0963).
   // The wide tile (3 stages): 0 until measured ($PIPEGEMM_K5_STAGGER) -- a lag holds slots of a short ring.
   static constexpr int kStagger = PINGPONG_ || BM_ > 128 ? 0 : 2;
@@ -297,7 +297,7 @@ __device__ __forceinline__ void store_partial(const typename Cfg::TAcc (&acc)[Cf
 // idle once a finish's mainloop is done): cp.async copies the slot in, 16 bytes per thread at a
 // time and no registers (besides its 128 accumulators a consumer has few to keep loads in
 // flight), then each thread reads its own elements from shared memory. (ld.cg straight into the
-// accumulators measured the same at 4096^3, session 13.) The consumer's 128 threads, behind named
+// accumulators measured the same at 4096^3.) The consumer's 128 threads, behind named
 // barrier `barrier` (both sides: the stage is free / has landed).
 template <class Cfg>
 __device__ __forceinline__ void add_partial(typename Cfg::TAcc (&acc)[Cfg::kAccRegs], const void* slot,
@@ -324,11 +324,11 @@ __device__ __forceinline__ void add_partial(typename Cfg::TAcc (&acc)[Cfg::kAccR
 // hold their bits through the mainloop -- the loads' latency hides under the wgmma (early,
 // volatile loads: plain ones were sunk to their use) -- and store them to smem.bias before the
 // epilogue. Loaded element by element in the epilogue, the 64 bias values a thread needs cost 4%
-// of a 4096^3 GEMM (session 6), more than the GELU.
+// of a 4096^3 GEMM (H200), more than the GELU.
 // When: under the mainloop (after k_tile kBiasStageKt's wgmma is issued), so the epilogue only
 // reads it. Cooperative: both consumers store the same tile's same bits into one buffer (no smem
 // for two), each behind its own barrier, so neither waits for the other -- a barrier of all 256
-// held them in lockstep at every tile's epilogue (session 12). A consumer past k_tile STAGES of a
+// held them in lockstep at every tile's epilogue. A consumer past k_tile STAGES of a
 // tile has had that slot refilled, so the other consumer released the tile's first slot: its
 // previous epilogue has read the buffer. Ping-pong: each consumer its own buffer, from k_tile 0.
 // A cooperative tile of at most STAGES k_tiles (short K) stages in the epilogue, behind the
@@ -364,9 +364,9 @@ constexpr int kTurnBarrier = 4;
 // `stagger` k_tiles of it (id 6), meant so that each tile consumer 0's epilogue runs while consumer
 // 1 finishes its last k_tiles alone on the tensor cores, and consumer 1's while consumer 0 starts
 // the next tile. The ring bounds it: consumer 0 runs ahead on slots consumer 1 has yet to release,
-// so stagger < STAGES (the launcher clamps). Session 27's traces (ns-resolution, H100, 4096^3) find
+// so stagger < STAGES (the launcher clamps). Traces (ns-resolution, H100, 4096^3; docs/trace.md) find
 // the lag gone after the first tile -- both consumers wait on each slot within ~10 ns of each other
-// and start their epilogues together; setting it again at every unit measured slower (session 28,
+// and start their epilogues together; setting it again at every unit measured slower (H100,
 // docs/hopper.md), so it is the first unit's only.
 constexpr int kStaggerBarrier = 6;
 template <class Cfg>
@@ -403,16 +403,16 @@ __device__ __forceinline__ void stage_tile_bias(float* sbias, const uint32_t (&b
 
 // C's pairs of adjacent columns can be loaded whole: ldc and the batch stride even (in elements),
 // the pointer aligned to a pair, and N even -- a pair starting at column N - 1 would read one
-// element past the row (past C's end on its last row): the packed form takes odd N (session 23).
+// element past the row (past C's end on its last row): the packed form takes odd N.
 __device__ __forceinline__ bool c_pairs_aligned(const common::EpilogueArgs& e, int N) {
   const int64_t pair_bytes = e.c_type == DType::f32 ? 8 : 4;
   return reinterpret_cast<uintptr_t>(e.c) % pair_bytes == 0 && e.ldc % 2 == 0 && e.stride_c % 2 == 0 && N % 2 == 0;
 }
 // n8 blocks of C read per batch of pair loads (2 per block in flight a thread): 8 (four rounds
-// of L2 latency a 64x256 consumer tile). A build knob so that a GPU job can time 16 and 32
-// (bench/jobs/s21_c_group.sh) without a variant per value. At most the tile's blocks, and 16 for
-// an f32 C (8-byte pairs): at 32, ptxas spilled 56-76 bytes there; none at 16, nor for 16-bit C
-// at 32 (session 21, ptxas -v).
+// of L2 latency a 64x256 consumer tile). A build knob (-DPIPEGEMM_K5_C_GROUP=16) so that 16 and
+// 32 can be timed without a variant per value. At most the tile's blocks, and 16 for an f32 C
+// (8-byte pairs): at 32, ptxas spilled 56-76 bytes there; none at 16, nor for 16-bit C at 32
+// (ptxas -v).
 #ifndef PIPEGEMM_K5_C_GROUP
 #define PIPEGEMM_K5_C_GROUP 8
 #endif
@@ -492,7 +492,7 @@ __device__ __forceinline__ void apply_epilogue(float (&acc)[Cfg::kAccRegs], cons
     // C in D's type: a thread's elements come in pairs of adjacent columns (q = 0, 1; N even),
     // one 4-byte (16-bit) or 8-byte (f32) load per pair, 16 of them in flight per group of 8 n8
     // blocks, so a tile waits for C about once per group rather than once per element
-    // (element loads made beta C cost 19% at 4096^3, session 7). An f32 C under a 16-bit D takes
+    // (element loads made beta C cost 19% at 4096^3, H200). An f32 C under a 16-bit D takes
     // the element loads below: with both pair types in the kernel, ptxas spilled.
     const int64_t c_row = int64_t(bt) * e.stride_c + int64_t(r0) * e.ldc + c0;  // (r0, c0); row r0 + 8: + 8 ldc
     add_c_pairs<Cfg, typename Cfg::TD, kCGroup<Cfg, typename Cfg::TD>>(acc, static_cast<const typename Cfg::TD*>(e.c) + c_row,

@@ -17,8 +17,8 @@
 //            epilogue, if any, once an element in row order (C's reads coalesce); then each row of
 //            D in 16-byte vectors where D's rows allow, else a warp a row in 4-byte words.
 //
-// Session 32's form (fp32 operands from element loads through 64-bit addresses, FFMA, 4 x 8
-// outputs a thread) ran ~1,100 instructions a thread, ~460 of them address setup before its first
+// The FFMA form this replaced (fp32 operands from element loads through 64-bit addresses, 4 x 8
+// outputs a thread; docs/shortk.md) ran ~1,100 instructions a thread, ~460 of them address setup before its first
 // load (SASS): issue-bound, 0.64-0.95 of cuBLASLt on large D and ~5 us where k0 takes 3. This one
 // runs ~560 a warp (ncu, 4096x8192x2) and writes 16-byte rows of D at 91-99% of the copy rate (H100).
 #pragma once
@@ -88,7 +88,7 @@ struct ShortKConfig {
 // kThreads rows) stores it as 16-byte vectors. KP (4, 8 or KMAX, the kernel picks the least >= K):
 // only k < KP is loaded -- a K-major operand KP lanes a row -- and k in [KP, KMAX) is stored as
 // zeros: a predicated-off load still takes an issue slot, and with KMAX lanes a row at K = 2 seven
-// eighths of them were (session 34: ~7 instructions an element, ~112 a thread for a 256-row tile).
+// eighths of them were (~7 instructions an element, ~112 a thread for a 256-row tile; H100 SASS).
 template <bool kKFast, int KP, int ROWS, int KMAX, int LD, int kThreads, class TA>
 __device__ __forceinline__ void fill_tile(uint16_t* sT, const TA* __restrict__ src, int64_t s_row, int64_t s_k,
                                           int rows, int K) {
@@ -147,9 +147,9 @@ __device__ __forceinline__ void store8(TD* p, const float (&v)[8]) {
 // starts off 4 bytes), a warp's store 128 contiguous bytes; an f32 D element by element, likewise.
 // Both loops are unrolled to their compile-time bounds, each step predicated: a lane's loads and
 // stores of all its rows are independent (as a run-time loop, each trip waited for its LDS -- a
-// tiny grid's words path took ~1 us more than its 16-byte path, session 33).
+// tiny grid's words path took ~1 us more than its 16-byte path on the H100).
 // (Each lane's 8 columns as 8 element stores left a warp's 2-byte stores 16 bytes apart: 3.5x
-// cuBLASLt's time on 5801x12404x6, ldd = 12404; session 32. Tried in session 34, both slower: the
+// cuBLASLt's time on 5801x12404x6, ldd = 12404 (H100). Tried and rejected, both slower: the
 // tile's rows shifted in smem to D's 16-byte vectors -- the fragment stores' bank conflicts, 1.3x on
 // ldd 8194 -- and 16-byte vectors realigned across lanes by shfl.up -- 30 M instructions against
 // 24 M at 4096x8194x2, 1.2-1.3x; docs/shortk.md.)

@@ -113,7 +113,7 @@ struct SkinnyArgs {
 // 16-byte vector itself (VEC 8), or five aligned words around it (VEC 2) that `get` shifts into
 // place by the row's offset (0 or 16 bits: a row's k stays a multiple of 8, so its offset in a
 // word never changes). Shifting at the MMAs, not at the loads: a shift right after its loads waits
-// for them, and the element form that did so (until session 31) had the next k_tile's loads land
+// for them, and the element form this replaced (docs/skinny.md) had the next k_tile's loads land
 // before this one's MMAs could issue -- no overlap inside a warp (0.68 of the 16-byte form's rate).
 template <int VEC>
 struct RawVec {
@@ -188,7 +188,7 @@ __device__ __forceinline__ RawVec<8> load8_tail(RowPtr<typename Cfg::TA> row, in
   // loads (at a tiny K -- 8: one vector a row -- every other lane of the tail k_tile did 8 of them).
   // VEC 2 takes the element loads throughout: a branch between its words and the elements
   // (divergent at the lane that reaches K) cost each vector a memory latency of its own, in turn
-  // (4x11559x57: 3.7 -> 6.7 us, session 31).
+  // (4x11559x57: 3.7 -> 6.7 us, H100).
   if constexpr (Cfg::kVec == 8) {
     if (k >= K) return {make_uint4(0u, 0u, 0u, 0u)};
     if (k + 8 <= K) return load8<Cfg, kStream>(row, k);
@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(Cfg::kNumThreads, Cfg::kMinBlocks)
   // ===== MAINLOOP ============================================================================
   // k_tile kt + W's loads are issued before kt's mma.sync, into the other of two named buffers
   // (never `cur = next`: that copy reads the fresh registers, and its MOVs between the HMMAs
-  // wait for the loads just issued -- the SASS checker saw it, session 11). DRAM latency hides
+  // wait for the loads just issued -- `pipegemm sass` flags it). DRAM latency hides
   // under this warp's MMAs and under the SM's other warps; the bytes in flight set the rate.
   // Only whole k_tiles run here: no element predicate (nor branch) inside the loop.
   // ===== DRAIN ===============================================================================
