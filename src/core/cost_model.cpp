@@ -9,8 +9,8 @@
 //   memory  = (A + B + D bytes) / (DRAM bandwidth * 0.85)
 //
 // eff: steady-state fraction of the MMA rate each pipeline reaches, measured on the H200 at 4096^3
-// fp16 (bench/results/2026-11-29_h200_ladder_summary.md: k0 57, k1 280, k2 240, k3 314, k4 491,
-// k5 754, cuBLAS 761 TFLOPS against 669 (mma.sync) and 1070 (wgmma) at 1980 MHz).
+// fp16 (docs/ladder.md: k0 57, k1 280, k2 240, k3 314, k4 491, k5 754, cuBLAS 761 TFLOPS against
+// 669 (mma.sync) and 1070 (wgmma) at 1980 MHz).
 // cuBLAS picks its own tile and split-K at run time: it is modelled as the best of a tile menu.
 #include <algorithm>
 #include <cmath>
@@ -68,7 +68,7 @@ double efficiency(const Variant& v) {
     case PipelineKind::cp_async_ring:              // k3 (2 slots), the seed, k4 (A reuse)
       return v.tile.stages <= 2 ? 0.47 : m.a_reuse ? 0.73 : 0.58;
     // k5; its s8 form measured 0.95 (4096^3, burst) and 0.91-0.96 (sustained) of the best cuBLAS
-    // where the fp16 one is at 0.99 (bench/results/2026-12-01_h200_s8_summary.md).
+    // where the fp16 one is at 0.99 (H200, docs/hopper.md).
     case PipelineKind::mbarrier_ring: return is_int8(v.a_type) ? 0.69 : 0.73;
     case PipelineKind::register_prefetch: return 0.36;  // skinny: thin problems, the bytes decide
     case PipelineKind::library: break;
@@ -77,7 +77,7 @@ double efficiency(const Variant& v) {
 }
 
 // The share of the MMA rate a BM x BN tile reaches: smaller tiles issue fewer MMAs per byte they
-// move. One rule for cuBLAS's tile menu and, since session 18, for ours: replayed on the stored
+// move. One rule for cuBLAS's tile menu and for ours: replayed on the stored
 // tables (`tune --replay`, no GPU) the model alone went from 0.867 to 0.876 of the fastest
 // candidate over the shipped table's 502 shapes and from 0.883 to 0.900 on the held-out suite's
 // table; auto with the table did not move (0.966, 0.962).
@@ -105,10 +105,10 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   const double clock = a.sm_clock_mhz * 1e6;
   // cuBLAS on 16-bit rows of an odd element count (odd K, lda or ldb: 2-byte alignment) runs its
   // element-aligned kernels at ~130 TFLOPS whatever the size -- 8191x4096x4095 FP16 135 TFLOPS,
-  // 2048x2048x2049 128, against ~700 aligned (bench/results/2026-12-02_h200_s10_call1_*.log).
+  // 2048x2048x2049 128, against ~700 aligned (H200, docs/dispatch.md).
   // Its GEMV (M or N = 1) takes any alignment at full speed: 1x4097x4099 16.9 us against 14.7 for
-  // 1x4096x4096 (bench/results/2026-12-02_h200_s11_call2_*.log). (4- and 8-byte rows are as slow
-  // on large shapes, but charging them lost in replay: docs/dispatch.md, sessions 20 and 26.)
+  // 1x4096x4096 (H200). (4- and 8-byte rows are as slow on large shapes, but charging them lost
+  // in replay: docs/dispatch.md.)
   const bool odd_rows = v.is_peer() && dtype_bytes(p.a_type) == 2 && std::min(p.m, p.n) > 1 &&
                         alignment_class(p, nullptr, nullptr, nullptr) <= 2;
   const double sm_rate = double(rate) * clock * efficiency(v) * (odd_rows ? 0.19 : 1.0);  // FLOP/s of one SM
@@ -119,8 +119,8 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
   // skinny streams at 0.86-0.98 of the best cuBLAS on aligned decode shapes (the measured rate:
   // a tie on the model goes to cuBLAS; tune entries say where skinny wins), its any-alignment form
   // (A or B rows not in whole 16-byte vectors: five 4-byte words a lane) at ~0.88 of that: 18.1 us
-  // on 1x4096x4095 against 15.9 on 1x4096x4096, 20.1 against 17.6 at M = 16 (H100, session 31:
-  // bench/results/2026-12-06_h100_s31_call3_*; the element form it replaced ran at ~0.68).
+  // on 1x4096x4095 against 15.9 on 1x4096x4096, 20.1 against 17.6 at M = 16 (H100, docs/skinny.md;
+  // the element form it replaced ran at ~0.68).
   if (v.mech.swap_ab) {
     e.memory_us /= 0.92;
     if (dtype_bytes(p.a_type) == 2 && (p.lda % 8 || p.ldb % 8 || (p.batch > 1 && (p.stride_a % 8 || p.stride_b % 8))))
@@ -141,7 +141,7 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
     // A wave's D tiles stored and, with beta * C, ours also read C's tile after the mainloop while
     // the tensor cores idle; cuBLAS's read is hidden (its C is in the memory term only). k5 at
     // 4096^3, beta 1, C = D: 1.071-1.075 of its plain time where cuBLASLt's is 0.99-1.00 of its own
-    // (session 21, bench/results/2026-12-05_h200_s21_call1_epi_*).
+    // (H200, docs/semantics.md).
     const double epi_bytes = (split > 1 ? 4.0 : dsize) + (!v.is_peer() && p.reads_c() ? csize : 0.0);
     const double epi = double(std::min<long long>(tiles, slots)) * bm * bn * epi_bytes / (bw * kEpilogueEff);
     double t = double(waves) * (math + kFillUs + epi);

@@ -48,7 +48,7 @@ using K5ShortK = std::conditional_t<
 //             epilogue buffers, so the stores drain under the next mainloop.
 //   kDeferAlways (16-bit D, the cooperative 128x256 tile): the deferred-store config at every K --
 //             at K = 4096-8192 it measured 0.3-0.6% faster than Cfg on four of the five long-K
-//             compute shapes, FP16 and BF16 (bench/results/2026-12-04_h200_s17_call5_*), so Cfg
+//             compute shapes, FP16 and BF16 (H200, docs/hopper.md), so Cfg
 //             is not built for it. CfgMain: the kernel a long K runs (registered shape, SASS).
 // kCluster: 2 = clusters of 2 CTAs along M multicasting B, used when M has >= 2 tiles and the
 // mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized) -- along
@@ -71,9 +71,8 @@ struct K5Variant {
   static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
                                        !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
   // The general form stores its tile in its own epilogue. Deferring those stores like the plain
-  // form's (sessions 19-29, $PIPEGEMM_K5_GENERAL_DEFER) measured level or slower on every epilogue
-  // row in two sessions (docs/hopper.md) and was removed in session 30 with its second set of
-  // general kernels.
+  // form's (a second set of general kernels, once behind $PIPEGEMM_K5_GENERAL_DEFER) measured level
+  // or slower on every epilogue row in two runs (docs/hopper.md), so it was removed.
   template <bool A_MN, bool B_MN>
   using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
                                            Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong, false,
@@ -335,19 +334,19 @@ struct K5Variant {
     v.launch = &launch;
     v.occupancy = &occupancy;
     // Verified forms that win on some shapes and lose on others are auto's only where a tune entry
-    // timed them fastest (auto_tuned_only, session 22; tune times them):
+    // timed them fastest (auto_tuned_only; tune times them):
     // - ping-pong (64, 256): 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a 64-row
     //   tile reads B once per 64 rows: twice the L2 traffic per FLOP of the cooperative (128, 256)),
-    //   1.00 (cooperative: 0.96) at 4096x4096x256 (bench/results/2026-12-01_h200_s8_call3_*). The
-    //   64x64 one (session 22) runs by name until it has verified on a GPU.
+    //   1.00 (cooperative: 0.96) at 4096x4096x256 (H200, docs/hopper.md). The 64x64 one runs by
+    //   name until it has verified on a GPU.
     // - stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md).
-    // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (session 21, compute suite)
+    // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (H200, compute suite)
     //   1-3% ahead at 6144^3-8192x28672 in bursts, 8-16% behind at 4096^3, 16384x1024 and K = 256
     //   (geomean 0.93 against 0.98 of the best cuBLAS); the 1x2 clusters within 1% of the 2x1.
-    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (session 9). Its
-    //   forms with B apart from a deeper ring of A (session 23): 8 stages of A beside K <= 128 reach
-    //   81.9% of the copy bandwidth at 131072x256x128 (the ring forms 75-76%), and lose 1-10% where
-    //   K = 256 or N = 128 (bench/results/2026-12-05_h200_s24_call1_memory_*, _call2_*).
+    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (H200). Its
+    //   forms with B apart from a deeper ring of A: 8 stages of A beside K <= 128 reach 81.9% of
+    //   the copy bandwidth at 131072x256x128 (the ring forms 75-76%), and lose 1-10% where
+    //   K = 256 or N = 128 (H200, docs/hopper.md).
     constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 ||
                                 Cfg::kClusterN || Cfg::kBResident;
     if constexpr (Cfg::kPingpong || kTunedOnly) v.auto_candidate = false;
@@ -380,7 +379,7 @@ struct K5Variant {
     // Packing copies A and B (either layout, every product) and D; C and the bias are read where
     // they are, element by element. So the packed form computes whatever its kernel computes (the
     // 16-bit forms: every layout, alpha, beta and C, batch, bias, activation; s8: the plain TN GEMM),
-    // at any alignment -- the any-alignment path of issue 13 (session 22).
+    // at any alignment (docs/any_alignment.md).
     v.mech.packed = true;
     v.req.n_multiple = 1;
     v.req.ptr_align_bytes = int(sizeof(typename Cfg::TA));  // natural alignment
@@ -388,15 +387,14 @@ struct K5Variant {
     v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
     v.req.ldd_multiple = 1;
     v.launch = &launch_packed_form;
-    // Beyond the plain TN GEMM (layouts, C, batch, epilogue; session 22) auto's since session 24: its
-    // GPU tests, verify, memcheck and fuzz 2,000 + 10,000 a type passed, and at 4096x4096x4095 it runs
-    // 4.5x the best cuBLAS with beta C and 28x k0 with bias+GELU, where cuBLASLt has no algorithm
-    // (bench/results/2026-12-05_h200_s24_call3_*).
-    // An auto candidate since session 10: 1.44x / 1.66x / 3.42x the best cuBLAS on 1000x1001x1000,
-    // 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on 4095x4097x255 (the copies outweigh a short K):
-    // tune and the cost model (the copies' bytes) choose (docs/any_alignment.md). s8 too since
-    // session 21: exact in its GPU test, verify with offsets and fuzz 10,000 (4,070 runs), 19x k0 at
-    // K = 4095 and 2.1x the best cuBLAS at K = 4092 (bench/results/2026-12-05_h200_s21_call2_*).
+    // An auto candidate, the plain TN GEMM and beyond it (layouts, C, batch, epilogue): its GPU
+    // tests, verify, memcheck and fuzz 2,000 + 10,000 a type passed. On the H200: 1.44x / 1.66x /
+    // 3.42x the best cuBLAS on 1000x1001x1000, 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on
+    // 4095x4097x255 (the copies outweigh a short K): tune and the cost model (the copies' bytes)
+    // choose. At 4096x4096x4095 it runs 4.5x the best cuBLAS with beta C and 28x k0 with
+    // bias+GELU, where cuBLASLt has no algorithm. s8 too: exact in its GPU test, verify with
+    // offsets and fuzz 10,000 (4,070 runs), 19x k0 at K = 4095 and 2.1x the best cuBLAS at
+    // K = 4092 (docs/any_alignment.md).
     return v;
   }
 };

@@ -57,7 +57,7 @@ struct ShortKVariant {
     v.occupancy = &occupancy;
     // auto's where its own tune entry timed it fastest, and a guess only in its regime: 1.10-1.5x the
     // best cuBLAS on large D, but ~1 us behind it on the ~3 us grids, where auto's neighbours took it
-    // when opted in fully (41x1991x1 at 0.64-0.67; H100, bench/results/2026-12-06_h100_s33_call1_*),
+    // when opted in fully (41x1991x1 at 0.64-0.67; H100),
     // and behind skinny on a thin D (docs/shortk.md).
     v.auto_candidate = false;
     v.auto_tuned_only = true;
@@ -65,9 +65,9 @@ struct ShortKVariant {
     return v;
   }
 
-  // Its regime, read off the H100 table's tiny-K entries (session 34, every candidate timed): on each
-  // entry whose grid has at least half as many CTAs as SMs and whose M and N are both above 32 it was
-  // the fastest, by 8-45%; of the rest it lost on tiny grids and thin D (N = 3, 20; M = 13, 21).
+  // Its regime, read off the tiny-K entries of data/tune/h100.json (every candidate timed): on each
+  // entry whose grid has at least half as many CTAs as SMs and whose M and N are both above 32 it
+  // was the fastest, by 8-45%; of the rest it lost on tiny grids and thin D (N = 3, 20; M = 13, 21).
   static bool guess_when(const Problem& p, int sm_count) {
     const dim3 g = grid(p);
     const int64_t ctas = int64_t(g.x) * g.y * g.z;
