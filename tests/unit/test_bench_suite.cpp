@@ -229,6 +229,30 @@ TEST(BenchSuite, SweepRendersAsCsvMarkdownAndJson) {
   EXPECT_FALSE(pipegemm_version().empty());
 }
 
+// A results file says how to make it again: the command line (with the PIPEGEMM_* variables that
+// were set) in every format, quoted so that it pastes into a shell; absent when not recorded.
+TEST(BenchSuite, ReportsRecordTheExactCommand) {
+  EXPECT_EQ(command_line({"pipegemm", "bench", "--suite", "bench/suites/llm.txt", "--kernel", "auto", "--idle-ms", "25"}),
+            "pipegemm bench --suite bench/suites/llm.txt --kernel auto --idle-ms 25");
+  EXPECT_EQ(command_line({"./pipegemm", "a b", "it's", "", "x=1,y:2"},
+                         {{"PIPEGEMM_TUNE_CACHE", "off"}, {"PIPEGEMM_AUTO_ALSO", "k5 x"}}),
+            "PIPEGEMM_TUNE_CACHE=off PIPEGEMM_AUTO_ALSO='k5 x' ./pipegemm 'a b' 'it'\\''s' '' x=1,y:2");
+
+  BenchRuns r = sweep();
+  r.command = "PIPEGEMM_TUNE_CACHE=off pipegemm bench --suite demo.txt --kernel auto";
+  const report::Document d = document(r);
+  EXPECT_NE(report::render_markdown(d).find("- **command**: " + r.command + "\n"), std::string::npos);
+  EXPECT_NE(report::render_csv(d).find("# command: " + r.command + "\r\n"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(report::render_json(d))["command"], r.command);
+  EXPECT_FALSE(nlohmann::json::parse(report::render_json(document(sweep()))).contains("command"));
+
+  BenchRuns one;  // one shape, no sweep: the same field
+  one.command = "pipegemm bench --shape 4096x4096x4096";
+  one.runs.push_back(run(4096, 4096, 4096, {result("cublas_f16", 1.0, 0, "")}));
+  EXPECT_EQ(nlohmann::json::parse(report::render_json(document(one)))["command"], one.command);
+  EXPECT_NE(report::render_text(document(one)).find(one.command), std::string::npos);
+}
+
 // --same-bytes-copy: the copy of each shape's bytes, and auto (else our fastest) and the fastest
 // peer as a share of that copy's time.
 TEST(BenchSuite, SameBytesCopyTableSetsOursAndTheBestPeerBesideIt) {

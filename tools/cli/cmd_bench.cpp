@@ -1,6 +1,9 @@
 // `pipegemm bench`: selected variants and their cuBLAS peers, one run, same rotated buffers;
 // --ladder: one variant per rung and cuBLAS (seed 004 step 6); --suite / shape ranges: many
 // shapes, a results table and each kernel's geomean and worst against the best cuBLAS.
+#include <unistd.h>  // environ
+
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -10,6 +13,18 @@
 namespace pipegemm::cli {
 
 namespace {
+
+// The PIPEGEMM_* variables of this process, sorted: the report's command repeats them.
+std::vector<std::pair<std::string, std::string>> pipegemm_environment() {
+  std::vector<std::pair<std::string, std::string>> env;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string kv = *e;
+    const size_t eq = kv.find('=');
+    if (kv.rfind("PIPEGEMM_", 0) == 0 && eq != std::string::npos) env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  std::sort(env.begin(), env.end());
+  return env;
+}
 
 // --output FILE: the format from its extension (.csv, .json, .md).
 bool output_format(const std::string& path, report::Format* f) {
@@ -83,7 +98,10 @@ void add_bench(CLI::App& app, int* rc) {
   o->progress = [](int i, int n, const std::string& shape) {
     std::cerr << "[" << i << "/" << n << "] " << shape << " ...\n";
   };
-  cmd->callback([o, json, output, rc] { *rc = run_bench(*o, *json, *output); });
+  cmd->callback([o, json, output, rc] {
+    o->command = command_line(raw_args(), pipegemm_environment());  // recorded in the report
+    *rc = run_bench(*o, *json, *output);
+  });
 }
 
 }  // namespace pipegemm::cli

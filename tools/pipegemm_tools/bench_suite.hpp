@@ -77,6 +77,13 @@ struct BenchEnv {
 BenchEnv bench_environment();
 std::string pipegemm_version();
 
+// The command that made a report, as a shell line one can paste: the PIPEGEMM_* environment
+// variables that were set (they steer auto: PIPEGEMM_TUNE_CACHE, PIPEGEMM_AUTO_ALSO, ...) as
+// NAME=value prefixes in the given order, then argv. A word with anything but letters, digits and
+// `_-+=.,:/@%^` is single-quoted ('it'\''s' for a quote); an empty word is ''.
+std::string command_line(const std::vector<std::string>& argv,
+                         const std::vector<std::pair<std::string, std::string>>& env = {});
+
 // The CLI's device: cudaSetDevice($PIPEGEMM_DEVICE) when it is set (the library itself always
 // uses the caller's current device). Unset, or no GPU at all: nothing to do. invalid_argument
 // for a value that is not an index of a present device.

@@ -137,6 +137,7 @@ struct BenchRequest {
   bool ladder = false;  // one variant per rung for the asked types + cuBLAS, speedup over k1
   std::string suite;    // a suite file (bench_suite.hpp) instead of --shape; --shape may hold ranges
   bool candidates = false;  // with auto: also time every variant that accepts the shape (what auto chose among)
+  std::string command;      // the command line that asked (command_line()); the report records it
   std::function<void(int i, int n, const std::string& shape)> progress;  // before each shape, when n > 1
 };
 // The shapes a bench or tune request names: its suite file, its --shape ranges or its one
@@ -168,6 +169,7 @@ struct BenchRuns {
   AutoSummary auto_summary;            // sweeps with auto and --candidates: auto against the fastest
   std::vector<SemanticsCost> semantics_costs;  // sweeps: each semantics against the plain run of its kernel
   BenchEnv env;
+  std::string command;            // BenchRequest::command ("" = not recorded)
   int failures = 0;               // results that did not run
   Status error;                   // a run that could not complete (the runs before it are kept)
 };

@@ -28,6 +28,7 @@ report::Document document(const BenchRuns& r) {
   head.data("environment.cuda_runtime", r.env.cuda_runtime).data("environment.cublas", r.env.cublas);
   head.data("environment.pipegemm", r.env.pipegemm).data("environment.sm_clock_mhz", r.env.sm_clock_mhz);
   head.data("environment.date", r.env.date);
+  if (!r.command.empty()) head.line("command", r.command).data("command", r.command);
   for (size_t i = 0; i < r.runs.size(); ++i) {
     const BenchReport& b = r.runs[i];
     const Problem& p = b.problem;

@@ -124,6 +124,7 @@ Status run_bench(const BenchRequest& r, BenchRuns* out) {
   runs.run = r.run;
   runs.ladder = r.ladder;
   runs.suite = r.suite;
+  runs.command = r.command;
   if (r.candidates && std::find(r.selection.kernels.begin(), r.selection.kernels.end(), "auto") == r.selection.kernels.end())
     return bad("--candidates times what auto chose among: it needs --kernel auto");
   if (r.ladder && (!r.selection.kernels.empty() || !r.selection.family.empty()))

@@ -1,5 +1,6 @@
 // Suite files, shape ranges and the per-kernel summary (bench_suite.hpp): CPU only.
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -210,6 +211,29 @@ AutoSummary auto_summary(const std::vector<BenchReport>& runs) {
   }
   if (a.shapes) a.geomean = std::exp(logs / a.shapes);
   return a;
+}
+
+namespace {
+
+std::string shell_word(const std::string& w) {
+  const auto plain = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_-+=.,:/@%^").find(c) != std::string_view::npos;
+  };
+  if (!w.empty() && std::all_of(w.begin(), w.end(), plain)) return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+std::string command_line(const std::vector<std::string>& argv,
+                         const std::vector<std::pair<std::string, std::string>>& env) {
+  std::string out;
+  auto add = [&](const std::string& w) { out += (out.empty() ? "" : " ") + w; };
+  for (const auto& [name, value] : env) add(name + "=" + shell_word(value));
+  for (const std::string& a : argv) add(shell_word(a));
+  return out;
 }
 
 }  // namespace pipegemm

@@ -21,6 +21,7 @@ report::Document sweep_document(const BenchRuns& r) {
   head.line("software", "driver " + e.driver + ", CUDA runtime " + e.cuda_runtime + ", cuBLAS " + e.cublas +
                             ", pipegemm " + e.pipegemm);
   head.line("clock", "SM clock (max) " + std::to_string(e.sm_clock_mhz) + " MHz;  " + e.date);
+  if (!r.command.empty()) head.line("command", r.command).data("command", r.command);
   head.data("suite", r.suite).data("shapes", r.shapes).data("device", r.device).data("sm", r.sm);
   head.data("environment.gpu", e.gpu).data("environment.driver", e.driver);
   head.data("environment.cuda_runtime", e.cuda_runtime).data("environment.cublas", e.cublas);
