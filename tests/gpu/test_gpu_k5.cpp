@@ -127,7 +127,7 @@ TEST(K5Verify, Int8ExactWithInt32AndFp32Output) {
 }
 
 // B-resident (B loaded once per CTA, the ring carries A), every such variant -- the 4-stage one and
-// those with B's k_tiles apart from a deeper ring (session 23: 8 / 10 stages beside K <= 128, 5 and
+// those with B's k_tiles apart from a deeper ring (8 / 10 stages beside K <= 128, 5 and
 // one chunk buffer beside K <= 256, 8 on the 128-wide tile) -- on the shapes it takes: tall-skinny
 // short-K, partial M, N and K tiles (K = 40: one partial k_tile; 200: a K tail in the fourth; 104:
 // in the second), many tiles per CTA (each but the CTA's first reuses the B its first loaded), N = 8
@@ -353,7 +353,7 @@ TEST(K5Refusal, K5IsACandidateOnSm90OnlyAndNotWhereItRefuses) {
   std::string why;
   const Variant* v = choose_variant(q, 90, nullptr, nullptr, nullptr, &why);
   ASSERT_NE(v, nullptr) << why;
-  // Not the plain k5 (it refuses the rows); the packed k5 (an auto candidate since session 10)
+  // Not the plain k5 (it refuses the rows); the packed k5 (an auto candidate)
   // copies them through an aligned workspace and may be chosen.
   EXPECT_TRUE(v->family != "k5_ws_tma_wgmma" || v->mech.packed) << v->name << ": " << why;
 }
@@ -417,7 +417,7 @@ TEST(K5Packed, AnyAlignmentVerifiesWithThePaddingUntouched) {
   verify_packed_any_alignment("k5_bf16_128x256x64_s4_packed", DType::bf16, DType::bf16);
 }
 
-// s8 through the packed form (session 18): cuBLAS's int8 GEMM takes K and the leading dimensions in
+// s8 through the packed form: cuBLAS's int8 GEMM takes K and the leading dimensions in
 // multiples of 4 only, so these shapes had k0 alone. Exact s32 (and f32) sums, D's padding untouched.
 TEST(K5Packed, Int8AnyAlignmentIsExactWithThePaddingUntouched) {
   REQUIRE_SM90();
@@ -425,7 +425,7 @@ TEST(K5Packed, Int8AnyAlignmentIsExactWithThePaddingUntouched) {
   verify_packed_any_alignment("k5_i8_f32out_128x256x128_s4_packed", DType::i8, DType::f32);
 }
 
-// The packed form's full semantics (session 22): every layout with rows, leading dimensions and
+// The packed form's full semantics: every layout with rows, leading dimensions and
 // pointers off 16 bytes, alpha with beta C (apart with an odd ldc, and in place in a D that goes
 // through the workspace), a bias and a GELU, a batch of 3 with each operand broadcast in turn (and
 // product strides off 16 bytes), on a small odd shape, a partial-tile shape and a long-K one with
@@ -477,11 +477,11 @@ TEST(K5Packed, FullSemanticsAtAnyAlignment) {
   EXPECT_EQ(runs, 2 * 3 * 4 * 7);
 }
 
-// The cases the test above leaves out (session 23's review): pointers and leading dimensions
-// aligned to pairs, so a C in D's type is read two columns a load -- with an odd N, where a pair
-// at column N - 1 would read one element past the row (compute-sanitizer memcheck flags it:
-// bench/jobs/s22_packed_general.sh runs this test under it) -- a batch of 3 with every product
-// copied, a column-major D (A and B swapped: the kernel's N is M, odd too) and an f32 C.
+// The cases the test above leaves out: pointers and leading dimensions aligned to pairs, so a C
+// in D's type is read two columns a load -- with an odd N, where a pair at column N - 1 would read
+// one element past the row (compute-sanitizer memcheck flags it: run this test under it) -- a
+// batch of 3 with every product copied, a column-major D (A and B swapped: the kernel's N is M, odd
+// too) and an f32 C.
 TEST(K5Packed, OddNWithPairAlignedCEveryProductCopiedAndAColumnMajorD) {
   REQUIRE_SM90();
   const char* shapes[] = {"45x37x83", "131x73x40", "257x1001x300"};

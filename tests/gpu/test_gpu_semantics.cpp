@@ -241,7 +241,7 @@ TEST(GpuSemantics, ShortKEveryLayoutEpilogueAndBatchOnTinyK) {
 }
 
 // An int8 GEMM with a C apart (its own ldc) in a transposed layout: cuBLASLt's candidates returned
-// wrong int32 sums for such problems (fuzz, session 12), so cublaslt_i8 refuses them and auto
+// wrong int32 sums for such problems (found by `pipegemm fuzz`), so cublaslt_i8 refuses them and auto
 // runs one of ours -- every element exact.
 TEST(GpuSemantics, Int8WithCApartNeverReachesCublasLt) {
   REQUIRE_GPU();

@@ -175,7 +175,7 @@ TEST(SkinnyVerify, EpilogueBatchAndBroadcastOperand) {
   EXPECT_GT(ran, 0);
 }
 
-// The 16-byte form's tail k_tile at a tiny or ragged K (session 25: a lane wholly past K reads
+// The 16-byte form's tail k_tile at a tiny or ragged K (a lane wholly past K reads
 // nothing; only the vector that straddles K takes element loads): 16-byte rows padded 8-15
 // elements past K with NaN, so neither a read past K nor a product with it can hide.
 TEST(SkinnyVerify, VectorFormTailIgnoresNaNPaddingPastK) {

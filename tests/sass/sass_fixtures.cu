@@ -89,7 +89,7 @@ extern "C" __global__ void __launch_bounds__(kThreads)
   store_tile(D, N, acc);
 }
 
-// The k3 shape (seed 004 step 3): the cp.async of k_tile+1 is issued before the MMAs of k_tile.
+// The k3 shape (double buffer with cp.async): the cp.async of k_tile+1 is issued before the MMAs of k_tile.
 extern "C" __global__ void __launch_bounds__(kThreads)
     sass_fixture_double_buffer(float* D, const half* A, const half* B, int N, int K) {
   __shared__ __align__(128) half sA[2][BM * BK];  // (BM,BK,2)

@@ -1,6 +1,6 @@
 // `pipegemm diagnose` without a GPU: ncu's raw CSV read back (tests/data/ncu_raw_synthetic_k4.csv
-// and _s8.csv, hand-made reports in ncu's layout), each rule of the classifier on counters that
-// make it hold -- the cp.async kernels' 0% of the H200's first run among them -- and the CLI:
+// and _seed_shape.csv, hand-made reports in ncu's layout), each rule of the classifier on counters
+// that make it hold -- the cp.async kernels' 0% LDG bytes per sector on the H200 among them -- and the CLI:
 // --from-csv classifies a stored report, a live run without a GPU (or without ncu) exits 3 with
 // the reason. The teaching variants' verdicts on the GPU: tests/gpu/test_gpu_diagnose.cpp.
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ using pipegemm::test::run_cli;
 namespace {
 
 const std::string kCsv = std::string(PIPEGEMM_TEST_DATA) + "/ncu_raw_synthetic_k4.csv";
-const std::string kCsvS8 = std::string(PIPEGEMM_TEST_DATA) + "/ncu_raw_synthetic_s8.csv";
+const std::string kCsvSeedShape = std::string(PIPEGEMM_TEST_DATA) + "/ncu_raw_synthetic_seed_shape.csv";
 const char* const kK4 = "k4_f16_256x128x64_s3";
 
 std::string read(const std::string& path) {
@@ -220,8 +220,8 @@ TEST(DiagnoseKernel, NcuProfilesTheFamilysKernelTemplateAndTheReportNamesWhatRan
   EXPECT_EQ(diagnose::kernel_pattern(*k5), "k5_ws_tma_wgmma_kernel");
   // K <= 512 runs k5's short-K config: its full symbol matches no launch, its template does.
   diagnose::Counters c;
-  EXPECT_FALSE(diagnose::parse_ncu_csv(read(kCsvS8), k5->symbol, &c).ok());
-  ASSERT_TRUE(diagnose::parse_ncu_csv(read(kCsvS8), diagnose::kernel_pattern(*k5), &c).ok());
+  EXPECT_FALSE(diagnose::parse_ncu_csv(read(kCsvSeedShape), k5->symbol, &c).ok());
+  ASSERT_TRUE(diagnose::parse_ncu_csv(read(kCsvSeedShape), diagnose::kernel_pattern(*k5), &c).ok());
   EXPECT_NE(c.kernel.find("Li4ELi2ELb1E"), std::string::npos) << c.kernel;
 }
 
@@ -256,7 +256,7 @@ TEST(DiagnoseCli, ClassifiesAStoredReportAndSaysWhy) {
 // The seed kernel's first H200 run again: cp.async read as coalesced, and 8 k_tiles a tile
 // through its 3-stage ring make it latency-bound, not "uncoalesced access".
 TEST(DiagnoseCli, TheSeedShapeIsFillAndDrainNotUncoalesced) {
-  const std::string args = "diagnose --kernel seed_f16_128x128x32_s3 --shape 81920x256x256 --from-csv " + kCsvS8 + " --arch h200";
+  const std::string args = "diagnose --kernel seed_f16_128x128x32_s3 --shape 81920x256x256 --from-csv " + kCsvSeedShape + " --arch h200";
   CliRun r = run_cli(args);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(has(r, "latency/launch-bound")) << r.out;
@@ -271,7 +271,7 @@ TEST(DiagnoseCli, TheSeedShapeIsFillAndDrainNotUncoalesced) {
   EXPECT_EQ(j["prediction"]["persistent"], false);
   // k5 on the same shape: the report names the short-K instantiation that ran.
   if (find_variant("k5_f16_128x256x64_s4")) {
-    r = run_cli("diagnose --kernel k5_f16_128x256x64_s4 --shape 81920x256x256 --from-csv " + kCsvS8 + " --arch h200");
+    r = run_cli("diagnose --kernel k5_f16_128x256x64_s4 --shape 81920x256x256 --from-csv " + kCsvSeedShape + " --arch h200");
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_TRUE(has(r, "Li4ELi2ELb1E")) << r.out;
     EXPECT_TRUE(has(r, "persistent (the ring runs on across tiles)")) << r.out;
@@ -280,7 +280,7 @@ TEST(DiagnoseCli, TheSeedShapeIsFillAndDrainNotUncoalesced) {
                        "pipe is at most 100% busy (measured 55.0%)")) << r.out;
   }
   if (find_variant("k5_f16_64x256x64_s4_pingpong")) {
-    r = run_cli("diagnose --kernel k5_f16_64x256x64_s4_pingpong --shape 81920x256x256 --from-csv " + kCsvS8 +
+    r = run_cli("diagnose --kernel k5_f16_64x256x64_s4_pingpong --shape 81920x256x256 --from-csv " + kCsvSeedShape +
                 " --arch h200 --json");
     ASSERT_EQ(r.code, 0) << r.out;
     EXPECT_DOUBLE_EQ(nlohmann::json::parse(r.out)["prediction"]["tensor_cap"].get<double>(), 0.8) << r.out;

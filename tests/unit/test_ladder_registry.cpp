@@ -156,7 +156,7 @@ TEST(LadderRegistry, MmaCountPerKTileFollowsTheTile) {
   EXPECT_EQ(sass::expect_for(*find_variant("k3_f32_128x128x16_s2")).mma_per_k_tile, 128 * 128 * 16 / 256);
 }
 
-// Session 17: cooperative k5 consumers run staggered (consumer 1 two k_tiles behind), ping-pong
+// Cooperative k5 consumers run staggered (consumer 1 two k_tiles behind), ping-pong
 // ones take turns instead; the 16-bit 128x256 variants' main kernel -- the one the SASS check reads
 // -- is the deferred-store config, while an fp32 D keeps its stores in the epilogue.
 TEST(LadderRegistry, K5CooperativeConsumersAreStaggeredAndSixteenBitTilesStoreUnderTheNextTile) {
@@ -174,7 +174,7 @@ TEST(LadderRegistry, K5CooperativeConsumersAreStaggeredAndSixteenBitTilesStoreUn
   EXPECT_TRUE(contains(f32out->symbol, "Li4ELi2ELb0ELb0")) << f32out->symbol;
 }
 
-// Session 18: the wide k5 tile (256x192, issue 16) -- each cooperative consumer owns 128 rows as two
+// The wide k5 tile (256x192, issue 16) -- each cooperative consumer owns 128 rows as two
 // m64n192 wgmma blocks, 3 stages; the plain TN GEMM only (a refusal names the missing capability),
 // by name until measured, and the SASS check expects both blocks' wgmma in every k_tile.
 TEST(LadderRegistry, K5WideTileIsTwoM64N192BlocksPerConsumerPlainAndByName) {
@@ -205,7 +205,7 @@ TEST(LadderRegistry, K5WideTileIsTwoM64N192BlocksPerConsumerPlainAndByName) {
   EXPECT_TRUE(contains(f16->symbol, "Li256ELi192ELi64ELi3ELi3ELb0")) << f16->symbol;
 }
 
-// Session 19: the wide tile with its 2-CTA clusters side by side along N, the pair sharing A (256
+// The wide tile with its 2-CTA clusters side by side along N, the pair sharing A (256
 // rows a k_tile) rather than B (192): the same tile and kernel code path otherwise, its own
 // instantiation (the symbol's last flag), plain TN and by name until measured.
 TEST(LadderRegistry, K5Cluster1x2IsTheWideTileSharingAAlongNPlainAndByName) {
@@ -238,7 +238,7 @@ TEST(LadderRegistry, K5Cluster1x2IsTheWideTileSharingAAlongNPlainAndByName) {
   EXPECT_EQ(check_variant(*v, p, 90).code, StatusCode::not_supported);
 }
 
-// Session 22: the 64x64 ping-pong tile for the LLM suite's M = 65..256 rows -- one consumer a
+// The 64x64 ping-pong tile for the LLM suite's M = 65..256 rows -- one consumer a
 // (64, 64) tile, m64n64 wgmma, 12 stages, one chunk buffer a consumer; the plain TN GEMM only (the
 // refusal names the capability), by name until measured, one wgmma block a k_tile in the SASS check.
 TEST(LadderRegistry, K5SixtyFourSquarePingPongIsPlainByNameAndOneM64N64BlockAKTile) {
@@ -268,10 +268,10 @@ TEST(LadderRegistry, K5SixtyFourSquarePingPongIsPlainByNameAndOneM64N64BlockAKTi
   }
 }
 
-// Session 23: B-resident with B's k_tiles apart from the ring -- K <= the B slots (the name's _k),
+// B-resident with B's k_tiles apart from the ring -- K <= the B slots (the name's _k),
 // the ring's stages all A (8 and 10 beside K <= 128, 5 beside 256 with one chunk buffer a
 // consumer), all within one SM's smem; by name until their GPU test has run (the 4-stage one,
-// verified in session 9: tuned-only);
+// verified: tuned-only);
 // the plain TN GEMM up to N <= BN and K <= its B slots, the refusal naming both; the symbol
 // mangles the slot count.
 TEST(LadderRegistry, K5BResidentWithBApartFromADeeperRingOfA) {
@@ -298,7 +298,7 @@ TEST(LadderRegistry, K5BResidentWithBApartFromADeeperRingOfA) {
     const int a_stage = 128 * 64 * 2, b_slot = w.bn * 64 * 2, epi = 2 * w.epi_bufs * 8192;
     EXPECT_NEAR(double(v->tile.smem_bytes), double(w.stages * a_stage + (w.max_k / 64) * b_slot + epi), 2048.0) << w.name;
     EXPECT_FALSE(v->auto_candidate) << w.name;
-    EXPECT_TRUE(v->auto_tuned_only) << w.name;  // every B-resident form: from its own tune entry (session 24)
+    EXPECT_TRUE(v->auto_tuned_only) << w.name;  // every B-resident form: from its own tune entry
     EXPECT_TRUE(contains(v->symbol, w.mangled)) << v->symbol;
     Problem p = problem(v->a_type, 65536, w.bn, w.max_k);
     EXPECT_TRUE(check_variant(*v, p, 90).ok()) << w.name << ": " << check_variant(*v, p, 90).message;
@@ -309,9 +309,9 @@ TEST(LadderRegistry, K5BResidentWithBApartFromADeeperRingOfA) {
   }
 }
 
-// Session 18: s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
+// s8 behind a copy into 16-byte rows -- an odd K that cuBLAS's int8 GEMM refuses (K and
 // leading dimensions in multiples of 4) and the aligned s8 k5 refuses (16-byte rows) is taken; an
-// auto candidate since its GPU test, verify and fuzz ran exact on the H200 (session 21).
+// auto candidate since its GPU test, verify and fuzz ran exact on the H200.
 TEST(LadderRequirements, K5PackedInt8TakesAnOddKThatCublasAndTheAlignedKernelRefuse) {
   const Variant* packed = find_variant("k5_i8_128x256x128_s4_packed");
   const Variant* aligned = find_variant("k5_i8_128x256x128_s4");
@@ -433,7 +433,7 @@ TEST(LadderChoice, WithoutACostModelAutoTakesTheHighestRungThatAcceptsTheProblem
   }
 }
 
-// Session 30: ping-pong with 128-row tiles -- each consumer a whole (128, BN) tile as two m64 blocks
+// Ping-pong with 128-row tiles -- each consumer a whole (128, BN) tile as two m64 blocks
 // (128x192: 192 accumulators, setmaxnreg 240 / 24; 128x128: 128), plain TN, auto's only where a tune
 // entry timed it fastest; the SASS check expects both blocks' wgmma in each k_tile (2 x 4).
 TEST(LadderRegistry, K5PingPongWith128RowTilesIsPlainTunedOnlyAndTwoBlocksAKTile) {

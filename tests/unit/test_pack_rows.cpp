@@ -137,7 +137,7 @@ TEST(PackRows, AWorkspacePast2To64BytesIsRefusedBeforeAnyLaunch) {
   EXPECT_NE(st.message.find("past 2^64 bytes"), std::string::npos) << st.message;
 }
 
-// ---- the packed form's full semantics (session 22), the whole launch_packed on the CPU ------------
+// ---- the packed form's full semantics, the whole launch_packed on the CPU -------------------------
 // For problems of every layout, batched with each operand broadcast in turn, C apart and in place,
 // a bias and a GELU, rows, pointers and product strides off 16 bytes: the plan's copies made by the
 // kernel's own chunks (every product, a broadcast one once), then

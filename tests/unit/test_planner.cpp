@@ -269,7 +269,7 @@ TEST(PlannerEstimate, BResidentCopiesAAlonePerKTile) {
 }
 
 // A B-resident ring carries A alone: a stage is A's k_tile (+ its two mbarriers), and B's slots --
-// up to K <= max_k, apart from the ring's stages since session 23 -- are part of the constant
+// up to K <= max_k, apart from the ring's stages -- are part of the constant
 // beside it, so the plan's smem at the kernel's own stage count is what the kernel asks for.
 TEST(PlannerEstimate, BResidentStagesAreAAloneAndBsSlotsAConstantBesideThem) {
   int seen = 0;

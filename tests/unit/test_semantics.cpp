@@ -402,7 +402,7 @@ TEST(SemanticsRefusal, CheckVariantNamesTheMissingCapability) {
 }
 
 // cuBLASLt computes an integer GEMM's C only in place (its candidates returned wrong int32 sums for
-// a C apart on the H200, session 12): cublaslt_i8 refuses a C apart before any launch, naming the
+// a C apart on the H200, found by `pipegemm fuzz`): cublaslt_i8 refuses a C apart before any launch, naming the
 // capability, so auto never picks it there; its 16-bit entries keep their C descriptor.
 TEST(SemanticsRefusal, CublasLtReadsAnInt8GemmsCOnlyInPlace) {
   Problem p = f16_problem(400, 80, 192);
@@ -424,7 +424,7 @@ TEST(SemanticsRefusal, CublasLtReadsAnInt8GemmsCOnlyInPlace) {
 }
 
 // cuBLAS 13.1 returned wrong 16-bit GEMM sums on the H200 for some K = 8 mod 16 past 13,000 with
-// small outputs (fuzz, session 13: 8x32x16136; session 21: 24x40x13448): both peers refuse that
+// small outputs (found by `pipegemm fuzz`: 8x32x16136, 24x40x13448): both peers refuse that
 // envelope (K = 8 mod 16 from 8192, M N <= 512 x 512) before a launch, by name and as auto's
 // candidates; its neighbours, shorter K and large outputs still reach them.
 TEST(SemanticsRefusal, CublasRefusesTheKWhereItsSumsWereWrong) {
@@ -453,8 +453,7 @@ TEST(SemanticsRefusal, CublasRefusesTheKWhereItsSumsWereWrong) {
 }
 
 // k5's general form reads MN-major 16-bit operands (wgmma transposed), so it takes all four
-// layouts; so does its packed form (session 22: it copies each operand's stored rows, whichever
-// layout). The int8 rungs read K-major operands: k0 takes the others through a transposed copy
+// layouts; so does its packed form (it copies each operand's stored rows, whichever layout). The int8 rungs read K-major operands: k0 takes the others through a transposed copy
 // (launch_k_major), k4 and k5's s8 (packed or not) refuse them.
 TEST(SemanticsRefusal, EveryLayoutReachesK5AndK0Int8) {
   const Layout kLayouts[][2] = {{Layout::ColMajor, Layout::RowMajor},
