@@ -1,4 +1,4 @@
-// SASS proof of load/compute overlap (seed 004 step 7), from machine code alone: no GPU needed.
+// SASS proof of load/compute overlap, from machine code alone: no GPU needed.
 //
 //   cuobjdump -sass / -res-usage  ->  parse_sass / parse_res_usage  ->  Listing (records)
 //   Listing + expect_for(variant)      ->  check_function  ->  Verdict (text or JSON)

@@ -13,8 +13,8 @@ Status bad(std::string m) { return Status::error(StatusCode::invalid_argument, s
 
 bool timing_ok(const BenchOptions& r) { return r.reps >= 1 && r.warmup >= 0 && r.idle_ms >= 0; }
 
-// --ladder (issue 5, seed 004 step 6): one variant per rung for the asked types (the first
-// registered, i.e. each rung's preferred config), then its cuBLAS peers.
+// --ladder (issue 5): one variant per rung for the asked types (the first registered, i.e. each
+// rung's preferred config), then its cuBLAS peers.
 Status ladder_variants(const Types& t, std::vector<const Variant*>* vs) {
   int max_rung = -1;
   for (const Variant& v : variants()) max_rung = std::max(max_rung, v.rung);

@@ -33,7 +33,7 @@ struct Rng {
 // The share of problems drawn on the tensor-core kernels' ground: M, N, K, every leading dimension
 // and pointer in whole 16-byte vectors. Elsewhere a problem is that aligned only by chance (K even
 // half the time, each pad odd), which left k5 -- N in whole vectors, 16-byte pointers -- with ~1% of
-// the problems (session 9: B-resident, N <= 256 and K <= 256 too, drew none in 1,000).
+// the problems (B-resident, N <= 256 and K <= 256 too, drew none in 1,000).
 constexpr double kVectorAlignedFraction = 0.25;
 
 Status bad(std::string m) { return Status::error(StatusCode::invalid_argument, std::move(m)); }

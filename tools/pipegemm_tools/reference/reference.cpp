@@ -151,7 +151,7 @@ Tolerance tolerance_for(const Problem& in) {
                                            "(|alpha| K 2^14 + |beta| 2^7 < 2^31): exact";
       } else {
         t.abs = 0.5 * std::max(1.0, alpha); t.rel = 0.1;
-        t.rule = "int8 IMMA (004 step 5): abs 0.5 rel 0.1";
+        t.rule = "int8 IMMA: abs 0.5 rel 0.1";
         if (scaled) t.rule += ", abs x |alpha|";
       }
       return t;
@@ -167,16 +167,16 @@ Tolerance tolerance_for(const Problem& in) {
       t.rule = "int8 IMMA, exact int32 sum, fp32 epilogue: abs 1e-4 rel 1e-5";
     } else {
       t.abs = 0.5 * std::max(1.0, alpha); t.rel = 0.1;
-      t.rule = std::string("int8 IMMA (004 step 5): abs 0.5 rel 0.1") + (scaled ? ", abs x |alpha|" : "");
+      t.rule = std::string("int8 IMMA: abs 0.5 rel 0.1") + (scaled ? ", abs x |alpha|" : "");
     }
   } else if (p.a_type == DType::f32) {
     t.abs = 1e-3 * alpha; t.rel = 1e-3;
-    t.rule = std::string("fp32 FFMA (004 step 5): abs 1e-3") + (scaled ? " x |alpha|" : "") + " rel 1e-3";
+    t.rule = std::string("fp32 FFMA: abs 1e-3") + (scaled ? " x |alpha|" : "") + " rel 1e-3";
   } else if (p.acc_type == DType::f16) {
     // Error model: fp16 rounding of the running sum, ~sqrt(#roundings) x ulp(|partial| ~ sqrt(K)),
     // so proportional to K. Constant calibrated on cuBLAS's own CUBLAS_COMPUTE_16F GEMM, which
-    // shows max |err| 0.78-0.86 over 16.7M elements at K=4096 on the H200
-    // (bench/results/2026-11-29_h200_foundation_first.log): K/32 x 1e-2 = 1.28 at K=4096 leaves ~1.5x.
+    // shows max |err| 0.78-0.86 over 16.7M elements at K=4096 on the H200: K/32 x 1e-2 = 1.28 at
+    // K=4096 leaves ~1.5x.
     const double grow = std::max(1.0, double(p.k) / 32.0);
     t.abs = 1e-2 * grow * alpha; t.rel = 1e-2;
     std::snprintf(buf, sizeof buf, "fp16 HMMA, fp16 accumulation: abs 1e-2 x max(1, K/32)%s = %.3g, rel 1e-2",
@@ -184,7 +184,7 @@ Tolerance tolerance_for(const Problem& in) {
     t.rule = buf;
   } else {
     t.abs = 1e-2 * alpha; t.rel = 1e-2;
-    t.rule = std::string(to_string(p.a_type)) + " HMMA, fp32 accumulation (004 step 5): abs 1e-2" +
+    t.rule = std::string(to_string(p.a_type)) + " HMMA, fp32 accumulation: abs 1e-2" +
              (scaled ? " x |alpha|" : "") + " rel 1e-2";
   }
   if (scaled) {
@@ -207,8 +207,8 @@ Tolerance tolerance_for(const Problem& in) {
   }
   if ((p.d_type == DType::f16 || p.d_type == DType::bf16) && added > 0) {
     // An epilogue may round an intermediate -- alpha A B^T + beta C, before the bias -- to D's type
-    // (cuBLASLt's bf16 does: 7 bf16 ulps off a 0.086 result after a bias of ~2 cancelled, fuzz on
-    // the H200, session 6): one rounding at D's precision of terms as large as |beta| + |bias|.
+    // (cuBLASLt's bf16 does: 7 bf16 ulps off a 0.086 result after a bias of ~2 cancelled, found by
+    // `pipegemm fuzz` on the H200): one rounding at D's precision of terms as large as |beta| + |bias|.
     const double eps = std::ldexp(1.0, p.d_type == DType::bf16 ? -8 : -11);
     t.abs += eps * added;
     std::snprintf(buf, sizeof buf, "; + 2^%d x (|beta| + |bias|) = %.3g for an intermediate rounded to %s",

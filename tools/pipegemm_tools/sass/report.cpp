@@ -136,7 +136,7 @@ report::Document document(const SassReport& r) {
   using report::Value;
   report::Document d;
   if (!r.brief)
-    d.title = "SASS overlap proof (seed 004 step 7) of " + (r.own ? std::string("this build's kernels") : r.file) +
+    d.title = "SASS overlap proof of " + (r.own ? std::string("this build's kernels") : r.file) +
               ", cuobjdump " + r.version + " (" + r.tool + ")\n"
               "rule: a next-stage load issues before an MMA of the loop with no BAR.SYNC or wait on it between, a wait "
               "gates the next iteration, MMA count per k_tile unchanged, no spills (docs/sass.md)";
