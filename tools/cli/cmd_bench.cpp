@@ -1,5 +1,5 @@
 // `pipegemm bench`: selected variants and their cuBLAS peers, one run, same rotated buffers;
-// --ladder: one variant per rung and cuBLAS (seed 004 step 6); --suite / shape ranges: many
+// --ladder: one variant per rung (k0 ... k5) and cuBLAS; --suite / shape ranges: many
 // shapes, a results table and each kernel's geomean and worst against the best cuBLAS.
 #include <unistd.h>  // environ
 
@@ -65,7 +65,9 @@ void add_bench(CLI::App& app, int* rc) {
   auto o = std::make_shared<BenchRequest>();
   auto json = std::make_shared<bool>(false);
   auto output = std::make_shared<std::vector<std::string>>();
-  auto* cmd = app.add_subcommand("bench", "time variants beside cuBLAS (same run, same buffers)");
+  auto* cmd = app.add_subcommand("bench", "time variants (or auto) beside cuBLAS on a shape, shape ranges or a suite: "
+                                          "same run, same rotated buffers; median time, TFLOPS and the ratio to the "
+                                          "best cuBLAS");
   add_problem_options(cmd, &o->problem, "81920x256x256", false);
   cmd->get_option("--shape")
       ->description("problem size MxNxK (D = A(M,K) * B(N,K)^T); each dimension may be a range start:stop:step "
@@ -93,8 +95,8 @@ void add_bench(CLI::App& app, int* rc) {
   cmd->add_flag("--json", *json, "machine-readable output");
   cmd->add_option("--output", *output, "also write the report to FILE.csv, FILE.json or FILE.md (repeat for several)");
   cmd->add_flag("--ladder", o->ladder,
-                "the pipelining ladder for --dtype (default f16): one variant per rung + cuBLAS, "
-                "speedup over k1 (seed 004 step 6)");
+                "the pipelining ladder for --dtype (default f16): one variant per rung (k0 simple ... k5 "
+                "Hopper TMA + wgmma) and cuBLAS, each with its speedup over k1 (load, sync, compute, sync)");
   o->progress = [](int i, int n, const std::string& shape) {
     std::cerr << "[" << i << "/" << n << "] " << shape << " ...\n";
   };
