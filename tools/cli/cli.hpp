@@ -43,6 +43,7 @@ void add_trace(CLI::App& app, int* rc);
 // The command line as main() received it (diagnose hands its problem flags to the child it profiles).
 void set_raw_args(int argc, char** argv);
 const std::vector<std::string>& raw_args();
-int seed_experiment(bool json);
+// `pipegemm` with no subcommand (cmd_default.cpp).
+int cute_multistage_example(bool json);
 
 }  // namespace pipegemm::cli

@@ -6,7 +6,8 @@
 namespace pipegemm::cli {
 
 void add_list(CLI::App& app, int* rc) {
-  auto* cmd = app.add_subcommand("list", "list the registered variants (the one registry)");
+  auto* cmd = app.add_subcommand("list", "list the kernel variants and the cuBLAS / cuBLASLt peers: types, tile and "
+                                         "stages, arch, the shapes each takes and what it computes");
   auto json = std::make_shared<bool>(false);
   cmd->add_flag("--json", *json, "machine-readable output");
   cmd->callback([rc, json] {

@@ -1,5 +1,6 @@
-// `pipegemm plan`: seeds 001 and 004's arithmetic for a registered kernel or a described tile,
-// on the live GPU or any GPU of the table. Needs no GPU.
+// `pipegemm plan`: the pipelining arithmetic (shared memory per stage, occupancy, compute/load
+// ratio, minimum stages) for a registered kernel or a described tile, on the live GPU or any GPU of
+// the table. Needs no GPU.
 #include <memory>
 
 #include "cli.hpp"
@@ -11,9 +12,10 @@ void add_plan(CLI::App& app, int* rc) {
   auto archs = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand(
-      "plan", "smem budget per stage count, occupancy and its cliffs, compute/load ratio -> variant, "
-              "minimum stages, variants ranked for a shape (seeds 001, 004); needs no GPU");
-  cmd->add_option("-k,--kernel", o->kernel, "a registered variant (default seed_f16_128x128x32_s3)");
+      "plan", "plan a kernel's pipeline: shared memory per stage count, occupancy and its cliffs, the "
+              "compute/load ratio and the pipeline it calls for, the minimum stages, and the variants ranked for "
+              "a shape (no GPU needed)");
+  cmd->add_option("-k,--kernel", o->kernel, "a registered variant (default seed_f16_128x128x32_s3, the CuTe multistage kernel)");
   cmd->add_option("--tile", o->tile, "plan a tile instead: BMxBNxBK");
   cmd->add_option("--stages", o->stages, "with --tile: ring slots (>= 2; default 2)");
   cmd->add_option("--threads", o->threads, "with --tile: threads per CTA (default 128)");

@@ -1,5 +1,6 @@
-// `pipegemm sass`: the SASS proof of load/compute overlap (seed 004 step 7) for every registered
-// kernel, or for the kernels of any executable, object or cubin -- no GPU needed.
+// `pipegemm sass`: the SASS proof of load/compute overlap (a later stage's load issued before the
+// loop's MMAs, no barrier or wait on it between; docs/sass.md) for every registered kernel, or for
+// the kernels of any executable, object or cubin -- no GPU needed.
 #include <iostream>
 #include <memory>
 
@@ -63,7 +64,9 @@ int run_sass(const SassOpts& o) {
 
 void add_sass(CLI::App& app, int* rc) {
   auto* cmd = app.add_subcommand(
-      "sass", "prove load/compute overlap from the machine code (cuobjdump; no GPU needed)");
+      "sass", "prove from the machine code that each kernel's loads overlap its MMAs: a later stage's load "
+              "issues before the loop's MMAs with no barrier or wait on it between, and nothing spills "
+              "(cuobjdump; no GPU needed)");
   auto o = std::make_shared<SassOpts>();
   cmd->add_option("file", o->file,
                   "executable, object, library or cubin to check (default: this build's own kernels)");

@@ -27,7 +27,7 @@ void add_trace(CLI::App& app, int* rc) {
   auto* cmd = app.add_subcommand("trace", "one launch with the pipeline's stamps recorded (a traced build: "
                                           "-DPIPEGEMM_TRACE=ON): a Perfetto trace, an SVG timeline, overlap and bubbles");
   add_problem_options(cmd, &a->req.problem, "81920x256x256", false);
-  cmd->add_option("-k,--kernel", a->req.kernel, "the variant (`pipegemm list`): the seed kernel, k4 and k5 are stamped")->required();
+  cmd->add_option("-k,--kernel", a->req.kernel, "the variant (`pipegemm list`): the CuTe multistage kernel (seed_*), k4 and k5 are stamped")->required();
   cmd->add_option("-o,--out", a->out, "the Chrome/Perfetto trace JSON to write (ui.perfetto.dev)")->required();
   cmd->add_option("--svg", a->svg, "the SVG timeline to write (default: --out's name with .svg)");
   cmd->add_option("--sms", a->req.sms, "record on SMs 0 .. N-1")->capture_default_str();

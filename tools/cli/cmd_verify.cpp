@@ -18,7 +18,8 @@ int run_verify(const VerifyRequest& r, bool json) {
 void add_verify(CLI::App& app, int* rc) {
   auto o = std::make_shared<VerifyRequest>();
   auto json = std::make_shared<bool>(false);
-  auto* cmd = app.add_subcommand("verify", "check variants against the CPU reference (every element)");
+  auto* cmd = app.add_subcommand("verify", "run variants on random (or .npy) inputs and compare every element of D "
+                                           "with the CPU reference, within the error bound it prints (exact for int32)");
   add_problem_options(cmd, &o->problem, "512x512x512", true);
   add_selection_options(cmd, &o->selection);
   cmd->add_option("--seed", o->seed, "random seed (default: fresh each run, printed)");
