@@ -1,21 +1,37 @@
 #!/usr/bin/env bash
-# Draws the README's charts again from the stored H200 reports in bench/results (no GPU):
-# `pipegemm plot` on each, into docs/plots/.   usage: scripts/plots.sh [path/to/pipegemm]
+# Draws the charts of one GPU's reference reports (bench/results/<gpu>/<suite>_<dtype>.csv or .json,
+# as bench/run_reference.sh writes them) with `pipegemm plot`, into docs/plots/<gpu>_*.svg. No GPU.
+#   usage: scripts/plots.sh [path/to/pipegemm] [gpu]      (defaults: build/release/pipegemm, h200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PG=${1:-build/release/pipegemm}
-R=bench/results
+GPU=${2:-h200}
+R=bench/results/$GPU
+NAME=$(printf '%s' "$GPU" | tr '[:lower:]' '[:upper:]')
 mkdir -p docs/plots
-"$PG" plot $R/2026-12-01_h200_s5_check_random_f16_auto.csv --kind ratio --only auto -o docs/plots/random_f16_auto.svg \
-  --title "random suite, FP16: auto against the fastest candidate and kernels against best cuBLAS (H200)"
-"$PG" plot $R/2026-12-01_h200_s5_check_llm_f16_auto.csv --kind ratio --only auto k5 -o docs/plots/llm_f16_auto.svg \
-  --title "LLM suite, FP16: auto against the fastest candidate and kernels against best cuBLAS (H200)"
-"$PG" plot $R/2026-12-01_h200_s5_splitk_decode_f16.csv --kind tflops -o docs/plots/decode_f16_tflops.svg \
-  --title "decode suite, FP16: split-K and k5 beside cuBLAS (H200)"
-"$PG" plot $R/2026-12-01_h200_s5_splitk_decode_f16.csv --kind roofline -o docs/plots/decode_f16_roofline.svg \
-  --title "decode suite, FP16, on the H200 roofline"
-# The memory-bound suite (seed shape first) on the roofline: the bandwidth ceiling is the device copy
-# session 9's call 2 measured beside it (4205 GB/s, `..._s9_call2_bresident_trace.log`; that suite
-# report predates the %copyBW column, so it is given here).
-"$PG" plot $R/2026-12-02_h200_s9_memory_f16_idle.csv --kind roofline --bandwidth 4205 -o docs/plots/memory_f16_roofline.svg \
-  --title "memory-bound suite, FP16: the seed kernel, k4, k5 and cuBLAS on the H200 roofline"
+
+# The report of a suite and dtype, in a format `pipegemm plot` reads.
+report() {
+  local ext
+  for ext in csv json; do
+    if [[ -f $R/$1.$ext ]]; then echo "$R/$1.$ext"; return 0; fi
+  done
+  echo "scripts/plots.sh: no $R/$1.csv or $R/$1.json (bench/run_reference.sh writes them)" >&2
+  return 1
+}
+
+for dtype in f16 bf16; do
+  D=$(printf '%s' "$dtype" | tr '[:lower:]' '[:upper:]')
+  # auto against the best cuBLAS, shape by shape (geomean and worst in the legend).
+  for suite in compute llm random; do
+    f=$(report "${suite}_$dtype")
+    case $suite in compute) label=compute-bound ;; llm) label=LLM ;; *) label=$suite ;; esac
+    "$PG" plot "$f" --kind ratio --only auto -o "docs/plots/${GPU}_${suite}_${dtype}_auto.svg" \
+      --title "$label suite, $D: auto against the best cuBLAS ($NAME)"
+  done
+  # The memory-bound suite on the roofline: the bandwidth ceiling is the device copy the report
+  # timed beside the kernels (bench --same-bytes-copy), else the GPU table's DRAM bandwidth.
+  f=$(report "memory_$dtype")
+  "$PG" plot "$f" --kind roofline -o "docs/plots/${GPU}_memory_${dtype}_roofline.svg" \
+    --title "memory-bound suite, $D: auto and cuBLAS on the $NAME roofline"
+done
