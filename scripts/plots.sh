@@ -21,7 +21,7 @@ report() {
 }
 
 for dtype in f16 bf16; do
-  D=$(printf '%s' "$dtype" | tr '[:lower:]' '[:upper:]')
+  if [[ $dtype == f16 ]]; then D=FP16; else D=BF16; fi
   # auto against the best cuBLAS, shape by shape (geomean and worst in the legend).
   for suite in compute llm random; do
     f=$(report "${suite}_$dtype")
