@@ -7,8 +7,8 @@
 // coalesced on both sides at any alignment -- and all of a lane's loads are in flight before its
 // first store. The first form copied one element a thread with a block per 256 elements of a row:
 // 615 thousand blocks for A of 14304x8552x10868, whose packed GEMM took 5.6 ms where its kernel at
-// the aligned rate takes ~3.8 (H200, the held-out suite's tune; docs/any_alignment.md: the copy's
-// share is that estimate, not a measurement). A 16-byte vector a lane on the workspace side
+// the aligned rate takes ~3.8 (H200, bench/results/evidence/random_heldout_tune_h200.json; the
+// copy's share is that estimate, not a measurement). A 16-byte vector a lane on the workspace side
 // was the other choice: its caller-side element stores, 16 bytes apart across the lanes, would
 // write 2 bytes of each of 32 sectors per instruction.
 #pragma once
