@@ -53,7 +53,10 @@ def _json_auto(path):
 def auto_row(folder, suite, dtype):
     base = os.path.join(folder, f"{suite}_{dtype}")
     if os.path.exists(base + ".json"):
-        return _json_auto(base + ".json")
+        try:
+            return _json_auto(base + ".json")
+        except (ValueError, KeyError) as e:  # a report cut short: its markdown, if any
+            print(f"summarize.py: {base}.json: {e}", file=sys.stderr)
     if os.path.exists(base + ".md"):
         return _md_auto(base + ".md")
     return None
@@ -63,7 +66,11 @@ def torch_row(folder, suite, dtype):
     path = os.path.join(folder, f"torch_{suite}_{dtype}.json")
     if not os.path.exists(path):
         return None
-    d = json.load(open(path))
+    try:
+        d = json.load(open(path))
+    except ValueError as e:
+        print(f"summarize.py: {path}: {e}", file=sys.stderr)
+        return None
     out = {"file": os.path.basename(path).replace(".json", ".md"), "gpu": d["environment"].get("gpu", ""),
            "date": d["environment"].get("date", "")[:10], "idle_ms": d["options"].get("idle_ms", 0),
            "shapes": len({r["shape"] for r in d["results"]})}
