@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Collates the semantics_cost tables of several `bench --suite ... --output X.md` reports run in
-alternating processes (issue 13's measure: each epilogue's time over the plain run of its kernel):
-per setting -- the part of the file name that GROUP_RE captures, e.g. defer0 / defer1 -- and per
-(kernel, shape, semantics), the median of the runs' "x plain" medians, their lowest and highest,
+alternating processes (what an epilogue costs: its time over the plain run of its kernel, e.g.
+bench/suites/epilogue_cost.txt with an environment knob at 0 and 1 in turn): per setting -- the
+part of the file name that GROUP_RE captures, e.g. defer0 / defer1 -- and per (kernel, shape, semantics), the median of the runs' "x plain" medians, their lowest and highest,
 and how many runs. The setting with the lower median is the one the numbers favour; within one
 setting the spread says how far a single run can be trusted.
 usage: semantics_collate.py [--group REGEX] report.md ...   (default REGEX: defer\\d)"""
