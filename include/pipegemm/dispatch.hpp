@@ -1,7 +1,7 @@
 // How "auto" chooses (docs/dispatch.md): among the registered variants that accept the problem --
 // cuBLAS and cuBLASLt included, like any other candidate --
-//   1. cache:    the fastest one `pipegemm tune` measured for this GPU, types, layouts and shape
-//                bucket (the user's cache file first, then the tables shipped in the library);
+//   1. cache:    the fastest one measured for this GPU, types, layouts and shape bucket (prepare()'s
+//                choices, tables the caller loaded, then the tables shipped in the library);
 //   2. neighbours: else the one that ran closest to the fastest on the nearest tuned shapes of
 //                the same GPU, types, layouts, alignment and semantics (neighbour_choice): on
 //                shapes no table holds it does far better than the model (docs/dispatch.md);
@@ -65,6 +65,9 @@ struct TuneEntry {
   std::vector<std::pair<std::string, double>> timed;  // every candidate timed, fastest first (us)
   std::vector<std::string> pruned;                    // candidates the model ruled out, not timed
   std::string date, pipegemm;
+  // With a cuBLASLt best: the algorithm it timed (cublasLtMatmulAlgo_t as hex), which the peer runs
+  // for every problem of the bucket that cuBLASLt accepts it for; "": the heuristic's first.
+  std::string lt_algo;
   double timed_us(const std::string& variant) const;  // its median in `timed`; 0: not timed
 };
 
@@ -86,12 +89,17 @@ class TuneTable {
   std::unordered_map<std::string, size_t> index_;    // joined key -> entries_ index
 };
 
-// The user's cache: $PIPEGEMM_TUNE_CACHE, else $XDG_CACHE_HOME/pipegemm/tune.json, else
-// $HOME/.cache/pipegemm/tune.json. PIPEGEMM_TUNE_CACHE=off: no user cache.
+// A tune table file auto reads without being asked to: only the one $PIPEGEMM_TUNE_CACHE names
+// (opt-in; "" when unset or "off"). Nothing under $HOME is read unless named: a choice depends on
+// the problem, the GPU, the pipegemm version and the tables the caller loaded (load_choices).
 std::string tune_cache_path();
-// The tables auto reads, in order: the user's cache, then those shipped (data/tune/*.json,
-// compiled in). Read once per process; reload_tune_tables() reads them again (after a tune).
-// A user cache that cannot be parsed is skipped, and `warning` says so (auto's why repeats it).
+// Where `pipegemm tune` writes without --output: $XDG_CACHE_HOME/pipegemm/tune.json, else
+// $HOME/.cache/pipegemm/tune.json ("" without either).
+std::string default_tune_output();
+// The tables auto reads, in order: prepare()'s choices, the load_choices() tables, the
+// $PIPEGEMM_TUNE_CACHE file, then those shipped (data/tune/*.json, compiled in). Read once per
+// process; reload_tune_tables() reads them again (after a tune). A $PIPEGEMM_TUNE_CACHE file that
+// cannot be parsed is skipped, and `warning` says so (auto's why repeats it).
 struct TuneTables {
   std::vector<TuneTable> tables;
   std::string warning;
@@ -99,6 +107,11 @@ struct TuneTables {
 std::shared_ptr<const TuneTables> tune_tables();
 void reload_tune_tables();
 const std::vector<TuneTable>& shipped_tune_tables();
+// prepare()'s entry for its bucket (replacing one of the same key); auto sees it at once.
+void put_prepared(TuneEntry e);
+// The entry prepare() made or a loaded table holds for key (not the shipped ones, nor
+// $PIPEGEMM_TUNE_CACHE); nullptr: none. prepare() re-times only where this is null (or forced).
+const TuneEntry* prepared_or_loaded(const TuneKey& key);
 
 // ---- the choice -------------------------------------------------------------------------------
 struct Choice {

@@ -125,30 +125,82 @@ MatrixView view_d(const Problem& p);
 const char* layout_name(Layout a, Layout b);
 bool parse_layout_name(std::string_view s, Layout* a, Layout* b);
 
-// The matrices of one call. c: read when beta != 0 (may equal d); bias: with Problem::bias.
+// The device buffers of one call. c: read when beta != 0 (may equal d); bias: with Problem::bias.
+// workspace: scratch the call may use (split-K partials, packed copies, cuBLASLt's workspace), at
+// least workspace_bytes() long and 256-byte aligned; null: the library's own, one buffer per (device,
+// stream) made on first use (capture-safe, never freed). gemm() takes it from Options.
 struct Operands {
   const void* a = nullptr;
   const void* b = nullptr;
   void* d = nullptr;
   const void* c = nullptr;
   const void* bias = nullptr;
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // Checks a problem on its own (no variant): positive sizes, strides >= a row, dtype combination,
-// batch strides that keep D's products apart, an epilogue D's type can take.
+// batch strides that keep D's products apart, an epilogue D's type can take. (gemm() also takes
+// zero sizes, as torch does: M, N or batch = 0 computes nothing; K = 0 gives D = act(beta C + bias).)
 Status validate_problem(const Problem& p);
 
 struct Options {
   std::string variant = "auto";  // a registered name, or "auto"
   cudaStream_t_ stream = nullptr;
+  // Caller-owned scratch (Operands::workspace): with one at least workspace_bytes() long, a call
+  // allocates nothing. Null: the library's own buffer for the stream.
+  void* workspace = nullptr;
+  size_t workspace_bytes = 0;
 };
 
 // Runs the problem on device pointers. Every check happens before any launch: on a non-ok
 // status nothing has been written to D (or C). `chosen`, if given, receives the variant's name.
+// Safe inside a CUDA graph capture of any mode on any stream: the call path never synchronizes,
+// times or allocates stream-ordered memory (docs/deployment.md).
 Status gemm(const Problem& p, const Operands& x, const Options& opt = {}, std::string* chosen = nullptr);
 // The same with no C or bias: D = A * B^T (with p's alpha and batch).
 Status gemm(const Problem& p, const void* A, const void* B, void* D, const Options& opt = {},
             std::string* chosen = nullptr);
+
+// The scratch bytes gemm(p, x, opt) needs for the variant it will run (opt.variant, or auto's
+// choice), for 256-byte-aligned operands (or x's pointers where given): give at least this much
+// as Options::workspace and the call allocates nothing. 0: none needed, or a problem gemm() refuses.
+size_t workspace_bytes(const Problem& p, const Options& opt = {}, const Operands* x = nullptr);
+
+// ---- choices ahead of time (docs/deployment.md) ----------------------------------------------------
+// prepare() times auto's candidates for each problem on this GPU -- our kernels, cublasGemmEx and
+// each of cuBLASLt's heuristic candidates -- on scratch operands of its own (random values), and
+// keeps the fastest as this process's choice for the problem's tune bucket (GPU, types, layouts,
+// alignment, M/N/K in quarter octaves), so a batch size never seen reuses the choice of its
+// bucket. A call never measures: what prepare() has not seen is chosen from the loaded and shipped
+// tables, then the cost model and cuBLASLt's heuristic. Not inside a capture.
+struct PrepareOptions {
+  int reps = 20;          // launches a round (at least ~50 us of them for tiny problems)
+  int rounds = 3;         // rounds; the median of the per-round means is kept
+  double prune = 3.0;     // candidates the cost model puts above this many times its fastest: not timed (0: time all)
+  bool force = false;     // re-time buckets that a loaded table already holds
+  bool c_in_place = false;  // with beta != 0: C is D (in place), else C apart -- as the calls will pass it
+  cudaStream_t_ stream = nullptr;
+};
+struct PrepareResult {
+  std::string shape, bucket, best;  // best: the variant kept
+  double best_us = 0;
+  int timed = 0;                    // candidates timed
+  bool cached = false;              // the bucket had a choice already (not forced)
+  Status status;
+};
+Status prepare(const std::vector<Problem>& problems, const PrepareOptions& opt = {},
+               std::vector<PrepareResult>* results = nullptr);
+// The choices prepare() made in this process, as a tune table file (the format of `pipegemm tune`).
+Status save_choices(const std::string& path);
+// A tune table file (saved choices, or `pipegemm tune`'s output) that auto consults before the
+// tables shipped with the library; loaded tables are searched in load order, prepare()'s first.
+Status load_choices(const std::string& path);
+// Forgets prepare()'s and load_choices()' tables (the shipped ones stay).
+void clear_choices();
+
+// The library's version ("0.1.0"): tune tables and reports record it.
+const char* library_version();
 
 // Parses "MxNxK" (also "M,N,K").
 bool parse_shape(std::string_view s, int64_t* m, int64_t* n, int64_t* k);

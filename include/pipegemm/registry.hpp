@@ -60,6 +60,13 @@ using OccupancyFn = Status (*)(int* blocks_per_sm, int* regs_per_thread);
 // Problems a variant takes by its capabilities but is known to compute wrong (a peer's bug that
 // fuzz found): the reason, refused before any launch; nullptr for the others.
 using KnownWrongFn = const char* (*)(const Problem& p);
+// The bytes of a caller's workspace a launch of p needs (split-K partials and counters, packed
+// copies, a peer's workspace: core/scratch.hpp); x's pointers decide where alignment does.
+using WorkspaceFn = size_t (*)(const Problem& p, const Operands& x);
+// What a variant measures ahead of time for p (cuBLASLt: its heuristic's candidates timed, the
+// fastest kept for p's key); *state: the choice as text a tune table keeps ("" for none). Never
+// inside a capture; calls afterwards run what it chose.
+using PrepareFn = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ stream, std::string* state);
 // Where auto may also guess a tuned-only variant (see Variant::auto_guess_when).
 using GuessWhenFn = bool (*)(const Problem& p, int sm_count);
 
@@ -80,12 +87,14 @@ struct Variant {
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
   KnownWrongFn known_wrong = nullptr;
+  WorkspaceFn workspace = nullptr;  // nullptr: needs none
+  PrepareFn prepare = nullptr;      // nullptr: nothing to measure ahead of time
   // false: runs by name (verify, bench, fuzz) but auto and tune never take it -- a form not yet
   // verified on a GPU, or (issue 14) a teaching variant built to be slow.
   bool auto_candidate = true;
   // true (with auto_candidate false): tune times it, and auto takes it where the problem's own tune
   // entry timed it fastest -- never by guessing (neighbours, the cost model, a peer's fallback). For
-  // a verified variant that wins on some shapes and loses on others (session 22).
+  // a verified variant that wins on some shapes and loses on others.
   bool auto_tuned_only = false;
   // With auto_tuned_only: the problems on which auto may also guess it (neighbours, the cost model)
   // without an entry of their own -- the regime where it measured fastest (shortk: a grid of half a
@@ -153,6 +162,11 @@ class GemmCall {
   static Status make(const Problem& p, const Variant& v, const void* A, const void* B, const void* D,
                      GemmCall* out);
   Status launch(const void* A, const void* B, void* D, cudaStream_t_ stream) const;
+  // The variant's measuring ahead of time (Variant::prepare) on x, for the problem as launch() runs
+  // it; bench and tune call it before timing, prepare() before choosing. Nothing to do: ok.
+  Status prepare(const Operands& x, cudaStream_t_ stream, std::string* state = nullptr) const;
+  // The bytes of a caller's workspace launch(x) needs (Variant::workspace; 0: none).
+  size_t workspace_bytes(const Operands& x) const;
   const Variant& variant() const { return *v_; }
   // Normalized (packed leading dimensions filled), as the variant sees it: D row-major
   // (row_major_d; swapped() says whether A and B trade places at launch).
@@ -161,6 +175,8 @@ class GemmCall {
   const std::string& why() const { return why_; }  // how the variant was chosen (auto: cache, model, fallback)
 
  private:
+  // M, N, K or batch = 0 (gemm.cpp): nothing, or the epilogue alone for K = 0.
+  static Status make_zero_size(const Problem& p, const Operands& x, GemmCall* out);
   const Variant* v_ = nullptr;
   // auto chose a peer: if it finds no algorithm at launch (cuBLASLt's heuristic can offer
   // candidates that all refuse to run), launch() runs the problem on one of ours.

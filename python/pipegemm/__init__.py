@@ -8,10 +8,18 @@ a and b are CUDA tensors of any DLPack framework (torch, CuPy, JAX, ...), row- o
 the output is allocated with a's framework (torch, CuPy) unless `out` is given. The call runs on
 the framework's current stream and the tensors' device. PyTorch ops (torch.compile, autograd):
 `pipegemm.torch`.
-"""
-from ._pipegemm import __version__, gemm_into, variants
 
-__all__ = ["gemm", "gemm_into", "variants", "__version__"]
+Deployment (docs/deployment.md): every call is safe inside a CUDA graph capture and never measures;
+measuring happens ahead of time:
+
+    pipegemm.prepare([dict(m=16, n=4096, k=4096, dtype="bf16")])   # or pipegemm.torch.prepare(model)
+    pipegemm.save_choices("choices.json")    # next process: pipegemm.load_choices("choices.json")
+"""
+from ._pipegemm import __version__, clear_choices, gemm_into, load_choices, save_choices, variants
+from ._pipegemm import prepare as _prepare
+
+__all__ = ["gemm", "gemm_into", "variants", "prepare", "save_choices", "load_choices", "clear_choices",
+           "__version__"]
 
 _CUDA = 2  # DLPack kDLCUDA
 
@@ -86,3 +94,21 @@ def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=Non
               alpha=float(alpha), beta=float(beta), c=c, bias=bias, bias_per_row=bool(bias_per_row),
               activation=activation)
     return out
+
+
+def prepare(problems, *, force=False, reps=20, rounds=3, stream=None):
+    """Times auto's candidates -- pipegemm's kernels, cublasGemmEx and each of cuBLASLt's heuristic
+    algorithms -- for each problem on the current CUDA device, and keeps the fastest for the problem's
+    shape bucket, so calls afterwards (a new batch size in the same bucket too) run it without
+    measuring. problems: dicts with m, n, k and optionally dtype ("f16", "bf16", "f32", "i8"),
+    out_dtype, layout ("TN": x (M,K) @ w (N,K)^T, F.linear's), bias (bool), activation, batch.
+    Not inside a CUDA graph capture. Returns a dict per problem (shape, bucket, best, best_us,
+    timed, cached, error)."""
+    if stream is None:
+        try:
+            import torch
+
+            stream = torch.cuda.current_stream().cuda_stream if torch.cuda.is_available() else 0
+        except ImportError:
+            stream = 0
+    return _prepare(list(problems), force=bool(force), reps=int(reps), rounds=int(rounds), stream=int(stream))

@@ -18,10 +18,11 @@ Each op runs on the current stream of the tensors' device and raises ValueError 
 for CPU tensors and shapes or types it refuses. alpha, beta * input, the bias and the activation run
 in the GEMM's epilogue (fp32, before the cast); the backward recomputes the pre-activation.
 """
+import math
 import os
 import warnings
 from types import SimpleNamespace
-from typing import Optional
+from typing import Iterable, Optional
 
 import torch
 from torch import Tensor
@@ -177,7 +178,8 @@ def _python_ops(namespace: str = "pipegemm") -> SimpleNamespace:
             _cuda(bias, "linear", "bias")
             if bias.dtype != _out_dtype(x):
                 bias = bias.to(_out_dtype(x))
-        out = _tn(x.reshape(-1, x.shape[-1]), w, bias=bias, activation=activation)
+        rows = math.prod(x.shape[:-1])  # reshape(-1, K) cannot infer it at K = 0
+        out = _tn(x.reshape(rows, x.shape[-1]), w, bias=bias, activation=activation)
         return out.reshape(*x.shape[:-1], w.shape[0])
 
     @_linear.register_fake
@@ -199,9 +201,10 @@ def _python_ops(namespace: str = "pipegemm") -> SimpleNamespace:
             with torch.enable_grad():
                 zz = z.detach().requires_grad_()
                 (grad,) = torch.autograd.grad(_TORCH_ACT[ctx.activation](zz), zz, grad)
-        g2 = grad.reshape(-1, grad.shape[-1])
+        rows = math.prod(x.shape[:-1])
+        g2 = grad.reshape(rows, grad.shape[-1])
         gx = _mm(g2, w).reshape(x.shape) if ctx.needs_input_grad[0] else None
-        gw = _mm(g2.t(), x.reshape(-1, x.shape[-1])) if ctx.needs_input_grad[1] else None
+        gw = _mm(g2.t(), x.reshape(rows, x.shape[-1])) if ctx.needs_input_grad[1] else None
         gb = g2.sum(0) if ctx.has_bias and ctx.needs_input_grad[2] else None
         return gx, gw, gb, None
 
@@ -262,3 +265,43 @@ def _frontend(ops: SimpleNamespace) -> SimpleNamespace:
         mm=lambda a, b: ops.mm(a, b),
         addmm=lambda input, a, b, *, beta=1.0, alpha=1.0: ops.addmm(input, a, b, float(beta), float(alpha)),
         linear=lambda x, weight, bias=None, activation=None: ops.linear(x, weight, bias, _activation(activation)))
+
+
+# --- choices ahead of time (docs/deployment.md) -------------------------------------------------
+_TORCH_TO_PG = {torch.float16: "f16", torch.bfloat16: "bf16", torch.float32: "f32", torch.int8: "i8"}
+
+
+def linear_problems(model_or_shapes, batch_sizes: Iterable[int] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024),
+                    dtype: Optional[torch.dtype] = None, activation: Optional[str] = None) -> list:
+    """The GEMMs pipegemm.torch.linear runs for a model's nn.Linear layers (or for (N, K) / (N, K, bias)
+    weight shapes) at each batch size (tokens): dicts for pipegemm.prepare."""
+    layers = []
+    if isinstance(model_or_shapes, torch.nn.Module):
+        for mod in model_or_shapes.modules():
+            if isinstance(mod, torch.nn.Linear):
+                layers.append((mod.out_features, mod.in_features, mod.bias is not None, dtype or mod.weight.dtype))
+    else:
+        for s in model_or_shapes:
+            n, k = int(s[0]), int(s[1])
+            layers.append((n, k, bool(s[2]) if len(s) > 2 else False, dtype or torch.bfloat16))
+    seen, out = set(), []
+    for n, k, bias, dt in layers:
+        if dt not in _TORCH_TO_PG:
+            raise ValueError(f"pipegemm.torch.linear_problems: dtype {dt} is not float16, bfloat16, float32 or int8")
+        for m in batch_sizes:
+            key = (int(m), n, k, bias, dt)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(dict(m=int(m), n=n, k=k, dtype=_TORCH_TO_PG[dt], bias=bias, activation=_activation(activation)))
+    return out
+
+
+def prepare(model_or_shapes, batch_sizes: Iterable[int] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024),
+            dtype: Optional[torch.dtype] = None, activation: Optional[str] = None, force: bool = False) -> list:
+    """Times pipegemm's candidates (cuBLASLt's algorithms included) for every nn.Linear of a model, or
+    every (N, K[, bias]) weight shape, at these batch sizes, on the current CUDA device -- before any
+    CUDA graph capture. Calls afterwards, in this process, run what was fastest; pipegemm.save_choices()
+    keeps the choices for the next process (pipegemm.load_choices()). Returns one dict per problem."""
+    from . import prepare as _prepare
+    return _prepare(linear_problems(model_or_shapes, batch_sizes, dtype, activation), force=force)

@@ -151,6 +151,70 @@ std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::
   throw std::runtime_error("pipegemm: " + s.message);
 }
 
+// One problem of prepare(): a dict of m, n, k and, optionally, dtype ("f16", "bf16", "f32", "i8"),
+// out_dtype, layout ("TN", "NN", "NT", "TT"), bias (per column), activation, batch.
+pipegemm::Problem problem_of(const nb::dict& d) {
+  auto get = [&](const char* key) { return d.contains(key) ? nb::object(d[key]) : nb::object(); };
+  auto str = [&](const char* key, const char* dflt) {
+    nb::object o = get(key);
+    return o.is_valid() && !o.is_none() ? nb::cast<std::string>(o) : std::string(dflt);
+  };
+  pipegemm::Problem p;
+  for (const char* key : {"m", "n", "k"})
+    if (!get(key).is_valid()) throw nb::value_error((std::string("prepare: a problem needs '") + key + "'").c_str());
+  p.m = nb::cast<int64_t>(get("m"));
+  p.n = nb::cast<int64_t>(get("n"));
+  p.k = nb::cast<int64_t>(get("k"));
+  if (get("batch").is_valid()) p.batch = nb::cast<int64_t>(get("batch"));
+  const std::string dt = str("dtype", "bf16");
+  if (!pipegemm::parse_dtype(dt, &p.a_type)) throw nb::value_error(("prepare: dtype '" + dt + "'").c_str());
+  p.b_type = p.a_type;
+  p.acc_type = parse_acc(str("acc", ""), p.a_type);
+  const std::string out = str("out_dtype", p.a_type == pipegemm::DType::i8 ? "i32" : dt.c_str());
+  if (!pipegemm::parse_dtype(out, &p.d_type)) throw nb::value_error(("prepare: out_dtype '" + out + "'").c_str());
+  const std::string layout = str("layout", "TN");
+  if (!pipegemm::parse_layout_name(layout, &p.a_layout, &p.b_layout))
+    throw nb::value_error(("prepare: layout '" + layout + "' is not TN, NN, NT or TT").c_str());
+  nb::object bias = get("bias");
+  if (bias.is_valid() && nb::cast<bool>(bias)) p.bias = pipegemm::Bias::per_col;
+  p.activation = parse_act(str("activation", "none"));
+  return p;
+}
+
+std::vector<nb::dict> prepare(const std::vector<nb::dict>& problems, bool force, int reps, int rounds, uintptr_t stream) {
+  std::vector<pipegemm::Problem> ps;
+  for (const nb::dict& d : problems) ps.push_back(problem_of(d));
+  pipegemm::PrepareOptions opt;
+  opt.force = force;
+  opt.reps = reps;
+  opt.rounds = rounds;
+  opt.stream = reinterpret_cast<cudaStream_t_>(stream);
+  std::vector<pipegemm::PrepareResult> rs;
+  pipegemm::Status s;
+  {
+    nb::gil_scoped_release release;
+    s = pipegemm::prepare(ps, opt, &rs);
+  }
+  if (s.code == pipegemm::StatusCode::no_device) throw std::runtime_error("pipegemm.prepare: " + s.message);
+  std::vector<nb::dict> out;
+  for (const pipegemm::PrepareResult& r : rs) {
+    nb::dict d;
+    d["shape"] = r.shape;
+    d["bucket"] = r.bucket;
+    d["best"] = r.best;
+    d["best_us"] = r.best_us;
+    d["timed"] = r.timed;
+    d["cached"] = r.cached;
+    d["error"] = r.status.ok() ? std::string() : r.status.message;
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void check(const pipegemm::Status& s, const char* what) {
+  if (!s.ok()) throw std::runtime_error(std::string(what) + ": " + s.message);
+}
+
 std::vector<std::string> variant_names() {
   std::vector<std::string> out;
   for (const pipegemm::Variant& v : pipegemm::variants()) out.push_back(v.name);
@@ -169,4 +233,13 @@ NB_MODULE(_pipegemm, m) {
         "out (M,N) = activation(alpha * a (M,K) @ b (N,K)^T + beta * c + bias) on the tensors' device and the given "
         "stream; bias: N values (per column; bias_per_row: M values); returns the variant run");
   m.def("variants", &variant_names, "the registered variant names (kernels and cuBLAS peers)");
+  m.def("prepare", &prepare, nb::arg("problems"), nb::kw_only(), nb::arg("force") = false, nb::arg("reps") = 20,
+        nb::arg("rounds") = 3, nb::arg("stream") = 0,
+        "time auto's candidates for each problem (dicts: m, n, k, dtype, out_dtype, layout, bias, activation, "
+        "batch) on the current device; calls afterwards run the fastest (pipegemm.prepare)");
+  m.def("save_choices", [](const std::string& path) { check(pipegemm::save_choices(path), "pipegemm.save_choices"); },
+        nb::arg("path"), "prepare()'s choices to a tune table file");
+  m.def("load_choices", [](const std::string& path) { check(pipegemm::load_choices(path), "pipegemm.load_choices"); },
+        nb::arg("path"), "a tune table file (saved choices or `pipegemm tune`) that auto consults first");
+  m.def("clear_choices", &pipegemm::clear_choices, "forget prepare()'s and the loaded choices");
 }

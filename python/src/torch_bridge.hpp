@@ -9,8 +9,14 @@
 
 namespace pipegemm_torch {
 
-// pipegemm::gemm(p, x, {"auto", stream}) on the current device. Returns the status code (0: ok);
+// The caller's workspace: `bytes` of device memory that stays valid until the work queued on the
+// stream has run (torch's caching allocator gives exactly that, inside a graph capture too).
+using WorkspaceFn = void* (*)(size_t bytes, void* ctx);
+
+// pipegemm::gemm(p, x, {"auto", stream}) on the current device, its scratch from `workspace` when
+// the chosen kernel needs any (nothing else is allocated). Returns the status code (0: ok);
 // otherwise *message is pipegemm's reason, valid until this thread's next call.
-int run_gemm(const pipegemm::Problem& p, const pipegemm::Operands& x, void* stream, const char** message);
+int run_gemm(const pipegemm::Problem& p, const pipegemm::Operands& x, void* stream, WorkspaceFn workspace, void* ctx,
+             const char** message);
 
 }  // namespace pipegemm_torch

@@ -22,6 +22,7 @@
 #include <c10/core/GradMode.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
+#include <c10/util/accumulate.h>
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
 
@@ -176,7 +177,18 @@ Tensor tn(const char* op, const char* a_name, const char* b_name, const Tensor& 
   }
   const cudaStream_t stream = c10::cuda::getCurrentCUDAStream(a_in.device().index()).stream();
   const char* why = "";
-  const int code = pipegemm_torch::run_gemm(p, x, stream, &why);
+  // The workspace, when the kernel needs one, from torch's caching allocator: freed into the
+  // stream's pool after the call, graph-safe inside torch.cuda.graph (its private pool).
+  struct Workspace {
+    at::TensorOptions options;
+    Tensor held;
+  } ws{a.t.options().dtype(at::kByte), Tensor()};
+  const auto take = [](size_t bytes, void* ctx) -> void* {
+    auto* w = static_cast<Workspace*>(ctx);
+    w->held = at::empty({int64_t(bytes)}, w->options);
+    return w->held.data_ptr();
+  };
+  const int code = pipegemm_torch::run_gemm(p, x, stream, take, &ws, &why);
   if (code == 0) return out;
   TORCH_CHECK_VALUE(code != int(pipegemm::StatusCode::invalid_argument) && code != int(pipegemm::StatusCode::not_supported),
                     "pipegemm: ", why);
@@ -218,7 +230,9 @@ Tensor linear_kernel(const Tensor& x, const Tensor& w, const std::optional<Tenso
     const at::ScalarType dt = out_type(x.scalar_type());
     b = (bias->scalar_type() == dt ? *bias : bias->to(dt)).contiguous();
   }
-  const Tensor out = tn("linear", "input", "weight", x.reshape({-1, x.size(-1)}), w, 1.0, 0.0, nullptr,
+  // (rows, K) with rows the product of x's leading dimensions: reshape({-1, K}) cannot infer it at K = 0.
+  const int64_t rows = c10::multiply_integers(x.sizes().begin(), x.sizes().end() - 1);
+  const Tensor out = tn("linear", "input", "weight", x.reshape({rows, x.size(-1)}), w, 1.0, 0.0, nullptr,
                         b.defined() ? &b : nullptr, act);
   at::DimVector shape(x.sizes().begin(), x.sizes().end());
   shape.back() = w.size(0);

@@ -5,8 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 
 #include "core/dispatch.hpp"
 #include "pipegemm/device.hpp"
@@ -130,15 +134,21 @@ namespace {
 
 std::mutex tables_mu;
 std::shared_ptr<const TuneTables> tables_now;
+TuneTable prepared_table;           // prepare()'s choices (tables_mu)
+std::vector<TuneTable> loaded_tables;  // load_choices(), in load order (tables_mu)
 
+// The tables auto reads, in order: prepare()'s, those load_choices() loaded, the file named by
+// $PIPEGEMM_TUNE_CACHE (opt-in), the shipped ones. Called with tables_mu held.
 std::shared_ptr<const TuneTables> read_tables() {
   auto t = std::make_shared<TuneTables>();
+  if (!prepared_table.entries().empty()) t->tables.push_back(prepared_table);
+  for (const TuneTable& x : loaded_tables) t->tables.push_back(x);
   const std::string path = tune_cache_path();
   if (!path.empty()) {
     TuneTable user;
     Status s = TuneTable::load(path, &user);
     if (s.ok()) t->tables.push_back(std::move(user));
-    else t->warning = "user tune cache skipped: " + s.message;
+    else t->warning = "$PIPEGEMM_TUNE_CACHE skipped: " + s.message;
   }
   for (const TuneTable& x : shipped_tune_tables()) t->tables.push_back(x);
   return t;
@@ -198,6 +208,10 @@ TuneKey tune_key(const Problem& p, const std::string& gpu, const void* A, const 
 std::string tune_cache_path() {
   if (const char* e = std::getenv("PIPEGEMM_TUNE_CACHE"); e && *e)
     return std::string(e) == "off" ? std::string() : std::string(e);
+  return {};
+}
+
+std::string default_tune_output() {
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/pipegemm/tune.json";
   if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/pipegemm/tune.json";
   return {};
@@ -222,18 +236,83 @@ std::shared_ptr<const TuneTables> tune_tables() {
 }
 
 namespace {
+// auto_choice's memo: a problem's key (what decides the choice: shape, strides, types, layouts,
+// pointer alignments, semantics) as a flat struct hashed in place -- a repeated call builds no
+// string and scans no table.
+struct MemoKey {
+  int64_t v[24] = {};
+  bool operator==(const MemoKey& o) const { return std::equal(std::begin(v), std::end(v), std::begin(o.v)); }
+};
+struct MemoHash {
+  size_t operator()(const MemoKey& k) const {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a over the words
+    for (int64_t x : k.v) h = (h ^ uint64_t(x)) * 1099511628211ull;
+    return size_t(h);
+  }
+};
 std::mutex memo_mu;
-std::map<std::string, Choice> memo;  // auto_choice's, per problem key
+std::unordered_map<MemoKey, Choice, MemoHash> memo;
 }  // namespace
 
 void reload_tune_tables() {
-  auto t = read_tables();
   {
     std::lock_guard<std::mutex> lock(tables_mu);
-    tables_now = std::move(t);
+    tables_now = read_tables();
   }
-  std::lock_guard<std::mutex> lock(memo_mu);
-  memo.clear();
+  {
+    std::lock_guard<std::mutex> lock(memo_mu);
+    memo.clear();
+  }
+  detail::forget_untimed_peer_choices();  // cuBLASLt: a new table may store an algorithm for a bucket
+}
+
+void put_prepared(TuneEntry e) {
+  {
+    std::lock_guard<std::mutex> lock(tables_mu);
+    prepared_table.source = "prepare()";
+    prepared_table.put(std::move(e));
+  }
+  reload_tune_tables();
+}
+
+const TuneEntry* prepared_or_loaded(const TuneKey& key) {
+  std::lock_guard<std::mutex> lock(tables_mu);
+  if (const TuneEntry* e = prepared_table.find(key)) return e;
+  for (const TuneTable& t : loaded_tables)
+    if (const TuneEntry* e = t.find(key)) return e;
+  return nullptr;
+}
+
+Status save_choices(const std::string& path) {
+  TuneTable t;
+  {
+    std::lock_guard<std::mutex> lock(tables_mu);
+    t = prepared_table;
+  }
+  return t.save(path);
+}
+
+Status load_choices(const std::string& path) {
+  TuneTable t;
+  std::ifstream probe(path);
+  if (!probe) return Status::error(StatusCode::io_error, "cannot read '" + path + "'");
+  Status s = TuneTable::load(path, &t);
+  if (!s.ok()) return s;
+  {
+    std::lock_guard<std::mutex> lock(tables_mu);
+    loaded_tables.push_back(std::move(t));
+  }
+  reload_tune_tables();
+  return Status::success();
+}
+
+void clear_choices() {
+  {
+    std::lock_guard<std::mutex> lock(tables_mu);
+    prepared_table = TuneTable{};
+    loaded_tables.clear();
+  }
+  reload_tune_tables();
 }
 
 // ---- the choice ------------------------------------------------------------------------------
@@ -435,38 +514,35 @@ Choice auto_choice(const Problem& p, const void* A, const void* B, const void* D
   return auto_choice(p, Operands{A, B, const_cast<void*>(D)});
 }
 
-namespace {
-std::string f2s(float v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%a", double(v));
-  return b;
-}
-}  // namespace
-
 Choice auto_choice(const Problem& p, const Operands& x) {
-  const void *A = x.a, *B = x.b, *D = x.d;
-  auto align = [](const void* ptr) { return std::to_string(detail::address_alignment(ptr)); };
   const DeviceInfo& dev = device_info();  // the caller's current device: a choice is per device
-  const std::string key = std::to_string(dev.index) + ":" + std::to_string(p.m) + "," + std::to_string(p.n) + "," +
-                          std::to_string(p.k) + "," + std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldd) + "," +
-                          std::to_string(int(p.a_type)) + std::to_string(int(p.b_type)) + std::to_string(int(p.acc_type)) +
-                          std::to_string(int(p.d_type)) + std::to_string(int(p.a_layout)) + std::to_string(int(p.b_layout)) +
-                          std::to_string(int(p.d_layout)) + "," + align(A) + "," + align(B) + "," + align(D) +
-                          // the semantics: what decides which variants accept beyond the shape
-                          (p.plain() ? std::string()
-                                     : "|" + f2s(p.alpha) + "," + f2s(p.beta) + "," + std::to_string(p.ldc) + "," +
-                                           std::to_string(int(*p.c_type)) + "," + std::to_string(x.c == x.d) + "," +
-                                           align(x.c) + "," + std::to_string(int(p.bias)) + std::to_string(int(*p.bias_type)) +
-                                           align(x.bias) + std::to_string(int(p.activation)) + "," + std::to_string(p.batch) +
-                                           "," + std::to_string(p.stride_a) + "," + std::to_string(p.stride_b) + "," +
-                                           std::to_string(p.stride_c) + "," + std::to_string(p.stride_d));
+  using detail::address_alignment;
+  MemoKey k;
+  int i = 0;
+  for (int64_t f : {int64_t(dev.index), p.m, p.n, p.k, p.lda, p.ldb, p.ldd,
+                    int64_t(int(p.a_type) | int(p.b_type) << 4 | int(p.acc_type) << 8 | int(p.d_type) << 12 |
+                            int(p.a_layout) << 16 | int(p.b_layout) << 17 | int(p.d_layout) << 18),
+                    int64_t(address_alignment(x.a)) | int64_t(address_alignment(x.b)) << 16 |
+                        int64_t(address_alignment(x.d)) << 32})
+    k.v[i++] = f;
+  if (!p.plain()) {  // the semantics: what decides which variants accept beyond the shape
+    uint32_t alpha_bits = 0, beta_bits = 0;
+    std::memcpy(&alpha_bits, &p.alpha, 4);
+    std::memcpy(&beta_bits, &p.beta, 4);
+    for (int64_t f : {int64_t(alpha_bits) | int64_t(beta_bits) << 32, p.ldc,
+                      int64_t(int(p.c_type.value_or(p.d_type)) | int(x.c == x.d) << 4 | int(p.bias) << 8 |
+                              int(p.bias_type.value_or(p.d_type)) << 12 | int(p.activation) << 16),
+                      int64_t(address_alignment(x.c)) | int64_t(address_alignment(x.bias)) << 16, p.batch, p.stride_a,
+                      p.stride_b, p.stride_c, p.stride_d})
+      k.v[i++] = f;
+  }
   {
     std::lock_guard<std::mutex> lock(memo_mu);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    if (auto it = memo.find(k); it != memo.end()) return it->second;
   }
   Choice c = choose_auto(p, dev, x, *tune_tables());
   std::lock_guard<std::mutex> lock(memo_mu);
-  if (c.variant && memo.size() < 4096) memo.emplace(key, c);  // a bounded memo: refusals are not kept
+  if (c.variant && memo.size() < 4096) memo.emplace(k, c);  // a bounded memo: refusals are not kept
   return c;
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/dispatch.hpp"
+#include "kernels/epilogue_only.hpp"
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm/device.hpp"
 
@@ -51,7 +52,7 @@ Status check_no_overlap(const Problem& p, const Operands& x) {
 // Everything a call needs before a variant is looked at: a valid problem, pointers (D apart
 // from the inputs), a GPU (the current device). *p: normalized, D row-major (row_major_d), *y
 // the operands as the variant takes them.
-Status prepare(const Problem& in, const Operands& x, Problem* p, Operands* y, bool* swapped, int* sm) {
+Status check_call(const Problem& in, const Operands& x, Problem* p, Operands* y, bool* swapped, int* sm) {
   Status s = validate_problem(in);
   if (!s.ok()) return s;
   const Problem n = in.normalized();
@@ -78,12 +79,94 @@ Status prepare(const Problem& in, const Operands& x, Problem* p, Operands* y, bo
 
 Operands abd(const void* A, const void* B, const void* D) { return Operands{A, B, const_cast<void*>(D)}; }
 
+// ---- zero sizes, as torch defines them -----------------------------------------------------------
+// M, N or batch = 0: nothing to compute, nothing launched. K = 0: the product is all zeros, so D =
+// act(beta C + bias) -- the epilogue alone (kernels/epilogue_only.cu). Not a registered kernel: these
+// two stand in the GemmCall so a caller can still ask variant() what runs.
+Variant zero_size_entry(const char* name, std::string description) {
+  Variant v;
+  v.name = name;
+  v.family = "zero_size";
+  v.rung = 0;
+  v.description = std::move(description);
+  v.auto_candidate = false;
+  return v;
+}
+const Variant& nothing_to_compute() {
+  static const Variant v = zero_size_entry("empty", "M, N or batch = 0: nothing is launched");
+  return v;
+}
+const Variant& epilogue_only() {
+  static const Variant v = [] {
+    Variant e = zero_size_entry("epilogue_only", "K = 0: D = act(beta C + bias), the epilogue alone");
+    e.launch = &detail::launch_epilogue_only;
+    return e;
+  }();
+  return v;
+}
+
+bool zero_size(const Problem& p) { return p.m == 0 || p.n == 0 || p.k == 0 || p.batch == 0; }
+
+// A zero-size problem's checks: sizes >= 0, and what is still read or written -- D, C and the bias
+// when M, N and batch are not 0 -- checked as the same problem with K = 1 would be (A and B are
+// never read: they may be null).
+Status validate_zero_size(const Problem& in, const Operands& x, Problem* out) {
+  if (in.m < 0 || in.n < 0 || in.k < 0 || in.batch < 0)
+    return Status::error(StatusCode::invalid_argument, "sizes must be >= 0 (got M=" + std::to_string(in.m) + " N=" +
+                                                           std::to_string(in.n) + " K=" + std::to_string(in.k) +
+                                                           " batch=" + std::to_string(in.batch) + ")");
+  if (in.m == 0 || in.n == 0 || in.batch == 0) {
+    *out = in;
+    return Status::success();
+  }
+  Problem k1 = in;
+  k1.k = 1;
+  if (k1.a_layout == Layout::RowMajor ? k1.lda < 1 : k1.lda < k1.m) k1.lda = 0;  // A is never read
+  if (k1.b_layout == Layout::RowMajor ? k1.ldb < 1 : k1.ldb < k1.n) k1.ldb = 0;
+  if (k1.stride_a >= 0 && k1.batch > 1) k1.stride_a = -1;
+  if (k1.stride_b >= 0 && k1.batch > 1) k1.stride_b = -1;
+  Status s = validate_problem(k1);
+  if (!s.ok()) return s;
+  if (!x.d) return Status::error(StatusCode::invalid_argument, "D must be a device pointer, not null");
+  if (in.beta != 0.f && !x.c)
+    return Status::error(StatusCode::invalid_argument, "beta != 0 reads C: C must be a device pointer, not null");
+  if (in.bias != Bias::none && !x.bias)
+    return Status::error(StatusCode::invalid_argument, "a bias was asked for: the bias must be a device pointer, not null");
+  Problem n = k1.normalized();
+  n.k = 0;
+  *out = n;
+  return Status::success();
+}
+
 // How a variant given by the caller was chosen (GemmCall::why()); by name, " by name" follows it.
 constexpr std::string_view kAskedFor = "asked for";
 
 }  // namespace
 
+Status GemmCall::make_zero_size(const Problem& in, const Operands& x, GemmCall* out) {
+  Problem n;
+  Status s = validate_zero_size(in, x, &n);
+  if (!s.ok()) return s;
+  GemmCall c;
+  c.p_ = n;
+  if (n.m == 0 || n.n == 0 || n.batch == 0) {
+    c.v_ = &nothing_to_compute();
+    c.why_ = "nothing to compute (M, N or batch = 0)";
+  } else {
+    const DeviceInfo& dev = device_info();
+    if (!dev.present) return Status::error(StatusCode::no_device, dev.why_absent);
+    bool swapped = false;
+    c.p_ = row_major_d(n, &swapped);
+    c.swapped_ = swapped;
+    c.v_ = &epilogue_only();
+    c.why_ = "K = 0: D = act(beta C + bias)";
+  }
+  *out = std::move(c);
+  return Status::success();
+}
+
 Status GemmCall::make(const Problem& in, std::string_view variant, const Operands& x, GemmCall* out) {
+  if (zero_size(in)) return make_zero_size(in, x, out);
   if (!variant.empty() && variant != "auto") {
     const Variant* v = find_variant(variant);
     if (!v)
@@ -97,7 +180,7 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
   Operands y;
   bool swapped = false;
   int sm = 0;
-  Status s = prepare(in, x, &p, &y, &swapped, &sm);
+  Status s = check_call(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
   GemmCall c;
   const Choice ch = auto_choice(p, y);
@@ -115,11 +198,12 @@ Status GemmCall::make(const Problem& in, std::string_view variant, const Operand
 }
 
 Status GemmCall::make(const Problem& in, const Variant& v, const Operands& x, GemmCall* out) {
+  if (zero_size(in)) return make_zero_size(in, x, out);
   Problem p;
   Operands y;
   bool swapped = false;
   int sm = 0;
-  Status s = prepare(in, x, &p, &y, &swapped, &sm);
+  Status s = check_call(in, x, &p, &y, &swapped, &sm);
   if (!s.ok()) return s;
   if (!(s = detail::accepts(v, p, sm, y)).ok()) return s;
   GemmCall c;  // built apart and moved in, as above: *out is untouched by a refusal
@@ -140,12 +224,22 @@ Status GemmCall::make(const Problem& p, const Variant& v, const void* A, const v
   return make(p, v, abd(A, B, D), out);
 }
 
+namespace {
+Operands as_launched(const Problem& p, const Operands& x, bool swapped) {
+  Operands y = x;
+  if (swapped) std::swap(y.a, y.b);
+  if (!p.reads_c()) y.c = nullptr;
+  if (p.bias == Bias::none) y.bias = nullptr;
+  return y;
+}
+}  // namespace
+
 Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
   if (!v_) return Status::error(StatusCode::invalid_argument, "GemmCall::launch before a successful make()");
-  Operands y = x;
-  if (swapped_) std::swap(y.a, y.b);
-  if (!p_.reads_c()) y.c = nullptr;
-  if (p_.bias == Bias::none) y.bias = nullptr;
+  if (!v_->launch) return Status::success();  // nothing to compute
+  if (x.workspace && reinterpret_cast<uintptr_t>(x.workspace) % 256)
+    return Status::error(StatusCode::invalid_argument, "the workspace must be 256-byte aligned");
+  const Operands y = as_launched(p_, x, swapped_);
   const Status s = v_->launch(p_, y, stream);
   // A peer that found no algorithm launched nothing: D is untouched, and the highest rung of ours
   // that accepts the problem runs it (k0 takes everything). Searched here, not in make(): the
@@ -163,7 +257,38 @@ Status GemmCall::launch(const void* A, const void* B, void* D, cudaStream_t_ str
   return launch(abd(A, B, D), stream);
 }
 
-Status gemm(const Problem& p, const Operands& x, const Options& opt, std::string* chosen) {
+Status GemmCall::prepare(const Operands& x, cudaStream_t_ stream, std::string* state) const {
+  if (state) state->clear();
+  if (!v_ || !v_->prepare) return Status::success();
+  return v_->prepare(p_, as_launched(p_, x, swapped_), stream, state);
+}
+
+size_t GemmCall::workspace_bytes(const Operands& x) const {
+  if (!v_ || !v_->workspace) return 0;
+  return v_->workspace(p_, as_launched(p_, x, swapped_));
+}
+
+// Operands for sizing: the caller's where given, else 256-byte-aligned stand-ins (cudaMalloc's), far
+// apart, so the choice is the one such buffers get.
+size_t workspace_bytes(const Problem& p, const Options& opt, const Operands* x) {
+  Operands y;
+  if (x) {
+    y = *x;
+  } else {
+    y.a = reinterpret_cast<const void*>(uintptr_t(1) << 40);
+    y.b = reinterpret_cast<const void*>(uintptr_t(2) << 40);
+    y.d = reinterpret_cast<void*>(uintptr_t(3) << 40);
+    y.c = p.reads_c() ? reinterpret_cast<const void*>(uintptr_t(4) << 40) : nullptr;
+    y.bias = p.bias != Bias::none ? reinterpret_cast<const void*>(uintptr_t(5) << 40) : nullptr;
+  }
+  GemmCall call;
+  if (!GemmCall::make(p, opt.variant, y, &call).ok()) return 0;
+  return call.workspace_bytes(y);
+}
+
+Status gemm(const Problem& p, const Operands& x_in, const Options& opt, std::string* chosen) {
+  Operands x = x_in;
+  if (opt.workspace) x.workspace = opt.workspace, x.workspace_bytes = opt.workspace_bytes;
   GemmCall call;
   Status s = GemmCall::make(p, opt.variant, x, &call);
   if (!s.ok()) return s;

@@ -50,6 +50,7 @@ Status TuneTable::parse(const std::string& text, const std::string& where, TuneT
       for (const json& c : x.value("pruned", json::array())) e.pruned.push_back(c.get<std::string>());
       e.date = x.value("date", "");
       e.pipegemm = x.value("pipegemm", "");
+      e.lt_algo = x.value("cublaslt_algo", "");
     } catch (const json::exception& ex) {
       return bad(where, at + ": " + ex.what());
     }
@@ -80,6 +81,7 @@ std::string TuneTable::to_json() const {
     entries.push_back({{"gpu", e.key.gpu}, {"types", e.key.types}, {"layouts", e.key.layouts},
                        {"bucket", e.key.bucket}, {"shape", e.shape}, {"best", e.best}, {"best_us", e.best_us},
                        {"timed", timed}, {"pruned", e.pruned}, {"date", e.date}, {"pipegemm", e.pipegemm}});
+    if (!e.lt_algo.empty()) entries.back()["cublaslt_algo"] = e.lt_algo;
   }
   return json{{"format", kFormat}, {"entries", entries}}.dump(1) + "\n";
 }

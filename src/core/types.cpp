@@ -136,6 +136,8 @@ double Problem::bytes() const {
   return bytes;
 }
 
+const char* library_version() { return PIPEGEMM_VERSION; }
+
 bool parse_shape(std::string_view s, int64_t* m, int64_t* n, int64_t* k) {
   int64_t v[3];
   size_t pos = 0;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/scratch.hpp"
 #include "kernels/cublas_types.hpp"
 #include "pipegemm/registry.hpp"
 #include "registry/table.hpp"
@@ -37,6 +38,7 @@ cublasHandle_t handle(Status* err) {
   cublasHandle_t& h = mine.by_device[dev];
   if (h) return h;
   if ((h = HandlePool<cublasHandle_t>::get().take(dev))) return h;
+  RelaxedCapture relaxed;  // a first call may come inside a capture: cublasCreate allocates
   cublasStatus_t st = cublasCreate(&h);
   if (st == CUBLAS_STATUS_SUCCESS)
     st = cublasSetMathMode(h, cublasMath_t(CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION));
@@ -62,8 +64,14 @@ Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s) {
   Status err;
   cublasHandle_t h = handle(&err);
   if (!err.ok()) return err;
+  // The call's scratch as cuBLAS's workspace (torch does the same): cuBLAS then allocates nothing
+  // per stream, so a capture never sees an allocation of its own.
+  Scratch ws;
+  if (Status st = call_scratch(x, s, 0, kPeerWorkspaceBytes, &ws); !st.ok()) return st;
   if (const cublasStatus_t ss = cublasSetStream(h, s); ss != CUBLAS_STATUS_SUCCESS)
     return Status::error(StatusCode::cuda_error, std::string("cublasSetStream: ") + cublasGetStatusString(ss));
+  if (const cublasStatus_t ss = cublasSetWorkspace(h, ws.data, kPeerWorkspaceBytes); ss != CUBLAS_STATUS_SUCCESS)
+    return Status::error(StatusCode::cuda_error, std::string("cublasSetWorkspace: ") + cublasGetStatusString(ss));
   const cublasOperation_t tb = p.b_layout == Layout::RowMajor ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t ta = p.a_layout == Layout::RowMajor ? CUBLAS_OP_N : CUBLAS_OP_T;
   const cublasComputeType_t ct = compute_type(p.acc_type);
@@ -108,6 +116,11 @@ const char* short_sums_at_k_8_mod_16(const Problem& p) {
   return nullptr;
 }
 
+size_t cublas_workspace(const Problem&, const Operands&) { return scratch_bytes(0, kPeerWorkspaceBytes); }
+Status cublaslt_prepare(const Problem& p, const Operands& x, cudaStream_t_ s, std::string* state) {
+  return lt_prepare(p, x, reinterpret_cast<cudaStream_t>(s), state);
+}
+
 Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DType acc, DType out) {
   Variant v;
   v.name = name;
@@ -145,6 +158,8 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
     r.k_multiple = 4;  // K = 191, 231, 695, 1545 with 4-byte pointers: "not supported" (fuzz, H200)
   }
   v.launch = launch;
+  v.workspace = launch == &launch_cublaslt ? &cublaslt_workspace : &cublas_workspace;
+  if (launch == &launch_cublaslt) v.prepare = &cublaslt_prepare;
   return v;
 }
 

@@ -98,8 +98,26 @@ inline bool gemm_ex_computes(const Problem& p, const Operands& x) {
   return !p.has_epilogue() && (!p.reads_c() || c_in_place(p, x));
 }
 
-// The launchers of the cublas_* and cublaslt_* entries (cublas_peer.cpp, cublaslt_peer.cpp).
+// The peers' workspace: what PyTorch gives cuBLAS and cuBLASLt on Hopper. cuBLASLt's heuristic is
+// always asked with this budget, so its choice does not depend on the workspace a caller passes;
+// an algorithm needs its own workspaceSize of it (cublaslt_workspace).
+inline constexpr size_t kPeerWorkspaceBytes = size_t(32) << 20;
+
+// The launchers of the cublas_* and cublaslt_* entries (cublas_peer.cpp, cublaslt_peer.cpp), and
+// the caller's workspace each needs for p.
 Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s);
 Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s);
+size_t cublaslt_workspace(const Problem& p, const Operands& x);
+
+// cuBLASLt's choice for a problem made ahead of time (prepare(), `pipegemm tune`): each heuristic
+// candidate and cublasGemmEx timed on scratch copies of x's operands (the first-use timing that
+// used to run inside a call), the fastest kept for the problem's exact key. *algo receives the
+// choice as bytes (tune tables store it), empty where cublasGemmEx won or no algorithm exists.
+// Never inside a capture.
+Status lt_prepare(const Problem& p, const Operands& x, cudaStream_t s, std::string* algo);
+// Adopts a stored choice for problems of a tune bucket (a loaded table's entry): used for every
+// problem whose exact key prepare() has not timed, where cuBLASLt accepts the algorithm for it
+// (cublasLtMatmulAlgoCheck), else the heuristic's first candidate.
+bool lt_algo_from_bytes(const std::string& bytes);  // well-formed (the size of cublasLtMatmulAlgo_t)
 
 }  // namespace pipegemm::detail

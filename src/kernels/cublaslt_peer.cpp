@@ -1,29 +1,33 @@
-// cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace and the heuristic's
-// top candidates (up to 8), and cublasGemmEx beside them where it computes the problem. Each
-// candidate is timed on the first use of a problem (everything that changes the candidates or their
-// times: shape, types, layouts, leading dimensions, pointer alignment, alpha = 1 or not, whether and
-// where C is read, the epilogue, the batch and its strides: Key) and the fastest is kept, so the peer
-// is the best cuBLAS can do on that problem, not its first guess. (GemmEx is timed too since GemmEx
-// ran 18-19% ahead of cuBLASLt's pick on 428x755x442 BF16 and 856x66x1758 FP16 in bench; a problem
-// the L2 could hold is timed over rotated copies, as bench times it: TimingSets, docs/dispatch.md.)
-// Split-K partials are summed only in the compute type (fp32 / int32):
-// OUTPUT_TYPE sums them in fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with
-// INPLACE allowed, bf16 results were 10-40x past the bf16 tolerance (fuzz through auto,
-// bench/results/2026-12-01_h200_dispatch_tune.log). The peer is an accuracy yardstick and a
-// candidate auto may choose. Where the heuristic has no algorithm for a problem (INT8 with an odd
-// K, on the H200), the entry runs cublasGemmEx, cuBLAS's own answer -- if GemmEx computes that
-// problem (no epilogue, C in place or unread); otherwise the call fails with not_supported.
+// cuBLASLt as a peer, the way PyTorch reaches cuBLAS: a 32 MiB workspace budget, the heuristic's
+// candidates, and cublasGemmEx where it computes the problem. Two paths:
+//   - the call (launch_cublaslt): never measures. Per key (everything that changes the candidates:
+//     shape, types, layouts, leading dimensions, pointer alignment, alpha = 1 or not, whether and
+//     where C is read, the epilogue, the batch and its strides: Key) it runs the choice prepare()
+//     timed, else a loaded table's stored algorithm for the problem's tune bucket, else the
+//     heuristic's first candidate -- host work only, capture-safe, the same in every process.
+//   - prepare (lt_prepare): times the heuristic's top 8 and cublasGemmEx on copies of the operands
+//     rotated past the L2 (TimingSets), as bench does, and keeps the fastest for the key; bench
+//     and tune call it first, so their cuBLASLt row is the best cuBLAS can do on the problem (GemmEx
+//     ran 18-19% ahead of the heuristic's pick on 428x755x442 BF16 and 856x66x1758 FP16).
+// Split-K partials are summed only in the compute type (fp32 / int32): OUTPUT_TYPE sums them in
+// fp16 / bf16, and INPLACE adds them up in D itself, in D's type -- with INPLACE allowed, bf16
+// results were 10-40x past the bf16 tolerance (fuzz through auto, docs/dispatch.md). Where the
+// heuristic has no algorithm for a problem (INT8 with an odd K, on the H200), the entry runs
+// cublasGemmEx, cuBLAS's own answer -- if GemmEx computes that problem (no epilogue, C in place or
+// unread); otherwise the call fails with not_supported.
 //
-// Concurrent calls: one handle per (device, thread) and one workspace per (device, thread,
-// stream), so two streams never share a workspace; the timed choices are shared under a lock.
+// Concurrent calls: one handle per (device, thread), one descriptor set per (thread, key), the
+// choices shared under a lock taken once per key and thread; the workspace is the call's scratch.
 #include <cublasLt.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -31,17 +35,18 @@
 #include <vector>
 
 #include "core/dispatch.hpp"
+#include "core/scratch.hpp"
 #include "kernels/cublas_types.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/detail/stream_hold.hpp"
 #include "pipegemm/device.hpp"
+#include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
 namespace {
 
-constexpr size_t kWorkspaceBytes = size_t(32) << 20;
 constexpr int kCandidates = 8;
 
 Status lt_status(cublasStatus_t st, const char* what) {
@@ -49,41 +54,26 @@ Status lt_status(cublasStatus_t st, const char* what) {
   return Status::error(StatusCode::cuda_error, std::string(what) + ": " + cublasGetStatusString(st));
 }
 
-// A thread's handles (per device) and workspaces (per device and stream). A workspace is used
-// only by work queued on its stream, in order; cudaFree at thread exit waits for that work.
-struct ThreadState {
-  std::map<int, cublasLtHandle_t> handles;
-  std::map<std::pair<int, unsigned long long>, void*> workspaces;  // (device, stream id)
-  ~ThreadState() {
-    for (auto& [key, ws] : workspaces) cudaFree(ws);
-    cudaGetLastError();
-    HandlePool<cublasLtHandle_t>::get().give_back(handles);
-  }
+// A thread's handles, per device (handles are cheap to share out again: HandlePool).
+struct ThreadHandles {
+  std::map<int, cublasLtHandle_t> by_device;
+  ~ThreadHandles() { HandlePool<cublasLtHandle_t>::get().give_back(by_device); }
 };
 
-Status thread_state(int dev, cudaStream_t s, cublasLtHandle_t* handle, void** workspace) {
-  thread_local ThreadState mine;
-  cublasLtHandle_t& h = mine.handles[dev];
+Status thread_handle(int dev, cublasLtHandle_t* out) {
+  thread_local ThreadHandles mine;
+  cublasLtHandle_t& h = mine.by_device[dev];
   if (!h) {
     h = HandlePool<cublasLtHandle_t>::get().take(dev);
-    if (Status st = h ? Status::success() : lt_status(cublasLtCreate(&h), "cublasLtCreate"); !st.ok()) {
-      h = nullptr;
-      return st;
+    if (!h) {
+      RelaxedCapture relaxed;  // a first call may come inside a capture
+      if (Status st = lt_status(cublasLtCreate(&h), "cublasLtCreate"); !st.ok()) {
+        h = nullptr;
+        return st;
+      }
     }
   }
-  // Keyed by the stream's id, not its handle: a destroyed stream's handle may come back for a new
-  // stream while the old one's work still runs.
-  unsigned long long id = 0;
-  if (Status st = cuda_status(cudaStreamGetId(s, &id), "cudaStreamGetId"); !st.ok()) return st;
-  void*& ws = mine.workspaces[{dev, id}];
-  if (!ws) {
-    if (Status st = cuda_status(cudaMalloc(&ws, kWorkspaceBytes), "cudaMalloc(cuBLASLt workspace)"); !st.ok()) {
-      mine.workspaces.erase({dev, id});
-      return st;
-    }
-  }
-  *handle = h;
-  *workspace = ws;
+  *out = h;
   return Status::success();
 }
 
@@ -135,13 +125,22 @@ Key make_key(int dev, const Problem& p, const Operands& x) {
   return q;
 }
 
-struct Cache {
-  std::mutex mu;
-  std::map<Key, std::optional<cublasLtMatmulAlgo_t>> best;  // nullopt: no algorithm (cublasGemmEx or refusal)
+// A choice of cuBLASLt's for one key: an algorithm and the workspace it needs, or none (the
+// problem runs cublasGemmEx, or is refused: without_algorithm). Shared by every thread; made by
+// lt_prepare (timed) or by the first call (a stored choice or the heuristic's first candidate).
+struct Chosen {
+  std::optional<cublasLtMatmulAlgo_t> algo;
+  size_t workspace = 0;
+  bool timed = false;  // lt_prepare's: kept when the tables change
 };
-Cache& cache() {
-  static Cache c;
-  return c;
+struct Choices {
+  std::mutex mu;
+  std::map<Key, Chosen> by_key;
+  std::atomic<uint64_t> generation{1};  // bumped when prepare() times a key: threads' plans re-resolve
+};
+Choices& choices() {
+  static Choices* c = new Choices;  // outlives every thread's plans
+  return *c;
 }
 
 // RAII for the descriptors of one problem. c: a C apart from D (null: C is D, or unread).
@@ -227,11 +226,11 @@ Status describe_problem(const Problem& p, const Operands& x, Descs* s) {
       (c_apart && !(st = layout(&s->c, *p.c_type, p.n, p.m, p.ldc, p.stride_c)).ok()))
     return st;
   if (!(st = lt_status(cublasLtMatmulPreferenceCreate(&s->pref), "cublasLtMatmulPreferenceCreate")).ok()) return st;
-  const uint64_t ws = kWorkspaceBytes;
+  const uint64_t ws = kPeerWorkspaceBytes;
   const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;  // (and none)
   // Every product's matrix, not only the first: a batch stride of an odd number of 16-bit elements
   // leaves products 2-byte aligned (candidates that assumed the base's 16 bytes faulted on the
-  // H200 with "misaligned address", fuzz, session 6).
+  // H200 with "misaligned address" in a fuzz run).
   auto al = [&](const void* ptr, int64_t stride, DType t) {
     uint32_t a = address_alignment(ptr);
     if (p.batch > 1 && stride != 0)
@@ -264,25 +263,25 @@ Status without_algorithm(const Problem& p, const Operands& x, cudaStream_t s) {
                            " (cublasGemmEx takes no epilogue and C only in place)" + note);
 }
 
-// A device buffer for the first-use timing, freed with it.
-struct Scratch {
+// A device buffer for prepare's timing, freed with it.
+struct DeviceBuffer {
   void* base = nullptr;
   void release() {
     if (base) cudaFree(base);
     base = nullptr;
   }
-  ~Scratch() { release(); }
+  ~DeviceBuffer() { release(); }
 };
 
-// The first-use timing's operands. A problem whose bytes the L2 could hold is timed over copies of
+// prepare's timing operands. A problem whose bytes the L2 could hold is timed over copies of
 // it, rotated past twice the L2 as bench rotates its buffer sets (up to 512 of them), so the
 // candidates are ranked as bench times them, each launch on cold operands: timed on the caller's
 // one (L2-warm) set, 428x755x442 BF16 kept a heuristic candidate that bench then timed 1.2x behind
-// cublasGemmEx (session 35). A larger problem is timed on the caller's A, B (and C apart) with a
+// cublasGemmEx. A larger problem is timed on the caller's A, B (and C apart) with a
 // scratch D. Every copy sits at its original's offset from a 256-byte boundary (the same
 // alignment, so the same candidates run). D: scratch, holding the caller's D where C is D.
 struct TimingSets {
-  Scratch mem;
+  DeviceBuffer mem;
   std::vector<Operands> ops;  // empty: no room (nothing timed)
   Status make(const Problem& p, const Operands& x, bool c_apart, cudaStream_t s) {
     const size_t a = view_a(p).batch_bytes(p.batch, p.a_type), b = view_b(p).batch_bytes(p.batch, p.b_type);
@@ -343,7 +342,7 @@ struct TimingSets {
 // A problem beyond the plain GEMM (C, an epilogue, a batch) whose rows (or products) are not all
 // 16-byte aligned: on the H200 cuBLASLt candidates for two such bf16 problems faulted with
 // "misaligned address" and took the CUDA context with them (44x226x7, ldd 45, batch 3: fuzz,
-// session 6; 16x130x8 NN, ldd 137, beta 0.5 with C apart, relu: fuzz, session 7), so such a
+// fuzz; 16x130x8 NN, ldd 137, beta 0.5 with C apart, relu: fuzz), so such a
 // problem never reaches cuBLASLt: cublasGemmEx or (auto's fallback) our kernels run it.
 bool rows_aligned_for_lt(const Problem& p, const Operands& x) {
   if (p.plain()) return true;
@@ -362,70 +361,201 @@ bool rows_aligned_for_lt(const Problem& p, const Operands& x) {
   return ok;
 }
 
-Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
-  if (!rows_aligned_for_lt(p, x)) return without_algorithm(p, x, s);
+namespace {
+
+std::string algo_bytes(const cublasLtMatmulAlgo_t& a) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  const auto* b = reinterpret_cast<const unsigned char*>(&a);
+  for (size_t i = 0; i < sizeof a; ++i) out += hex[b[i] >> 4], out += hex[b[i] & 15];
+  return out;
+}
+bool algo_from(const std::string& hex, cublasLtMatmulAlgo_t* a) {
+  if (hex.size() != 2 * sizeof *a) return false;
+  auto nib = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  auto* b = reinterpret_cast<unsigned char*>(a);
+  for (size_t i = 0; i < sizeof *a; ++i) {
+    const int hi = nib(hex[2 * i]), lo = nib(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    b[i] = static_cast<unsigned char>(hi * 16 + lo);
+  }
+  return true;
+}
+
+// One thread's plan for a key: the descriptors (made once: a call then only sets the bias pointer)
+// and the choice it resolved, with the generation it was resolved at.
+struct Plan {
+  Descs d;
+  Chosen chosen;
+  uint64_t generation = 0;
+};
+
+// The choice for a key, in this order: the shared one (lt_prepare's timing, or an earlier call's);
+// a stored algorithm of a loaded or shipped table's entry for the problem's bucket, where cuBLASLt
+// takes it for this problem (cublasLtMatmulAlgoCheck); the heuristic's first candidate. Host work
+// only (no launch, no synchronization): safe inside a capture. Kept shared, so every thread, and
+// every later call, runs the same algorithm for the key.
+Status resolve(cublasLtHandle_t h, const Key& key, const Problem& p, const Operands& x, Plan* plan) {
+  Choices& c = choices();
+  const uint64_t gen = c.generation.load();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    if (auto it = c.by_key.find(key); it != c.by_key.end()) {
+      plan->chosen = it->second;
+      plan->generation = gen;
+      return Status::success();
+    }
+  }
+  Chosen chosen;
+  const DeviceInfo& dev = device_info();
+  const TuneKey tk = tune_key(p, dev.name, x.a, x.b, x.d);
+  for (const TuneTable& t : tune_tables()->tables) {
+    const TuneEntry* e = t.find(tk);
+    cublasLtMatmulAlgo_t algo;
+    if (!e || e->lt_algo.empty() || !algo_from(e->lt_algo, &algo)) continue;
+    cublasLtMatmulHeuristicResult_t r{};
+    if (cublasLtMatmulAlgoCheck(h, plan->d.op, plan->d.a, plan->d.b, plan->d.c_or_d(), plan->d.d, &algo, &r) ==
+            CUBLAS_STATUS_SUCCESS &&
+        r.state == CUBLAS_STATUS_SUCCESS && r.workspaceSize <= kPeerWorkspaceBytes) {
+      chosen.algo = algo;
+      chosen.workspace = r.workspaceSize;
+    }
+    break;  // the first table that holds the bucket decides, as for auto's choice
+  }
+  if (!chosen.algo) {
+    cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
+    int found = 0;
+    const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(h, plan->d.op, plan->d.a, plan->d.b, plan->d.c_or_d(),
+                                                             plan->d.d, plan->d.pref, kCandidates, cand, &found);
+    if (hs != CUBLAS_STATUS_SUCCESS && hs != CUBLAS_STATUS_NOT_SUPPORTED)
+      return lt_status(hs, "cublasLtMatmulAlgoGetHeuristic");
+    for (int i = 0; hs == CUBLAS_STATUS_SUCCESS && i < found && !chosen.algo; ++i)
+      if (cand[i].state == CUBLAS_STATUS_SUCCESS) chosen.algo = cand[i].algo, chosen.workspace = cand[i].workspaceSize;
+  }
+  std::lock_guard<std::mutex> lock(c.mu);
+  plan->chosen = c.by_key.emplace(key, chosen).first->second;  // another thread's, if it came first
+  plan->generation = gen;
+  return Status::success();
+}
+
+// This thread's plan for p, resolved for the current generation.
+Status thread_plan(cublasLtHandle_t h, int dev, const Problem& p, const Operands& x, Plan** out) {
+  thread_local std::map<Key, std::unique_ptr<Plan>> plans;
+  const Key key = make_key(dev, p, x);
+  std::unique_ptr<Plan>& plan = plans[key];
+  if (!plan) {
+    auto made = std::make_unique<Plan>();
+    if (Status st = describe_problem(p, x, &made->d); !st.ok()) {
+      plans.erase(key);
+      return st;
+    }
+    plan = std::move(made);
+  }
+  if (plan->generation != choices().generation.load())
+    if (Status st = resolve(h, key, p, x, plan.get()); !st.ok()) return st;
+  *out = plan.get();
+  return Status::success();
+}
+
+Status plan_for(const Problem& p, const Operands& x, cublasLtHandle_t* h, Plan** plan) {
   int dev = 0;
   Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
-  if (!st.ok()) return st;
+  if (st.ok()) st = thread_handle(dev, h);
+  if (st.ok()) st = thread_plan(*h, dev, p, x, plan);
+  return st;
+}
+
+}  // namespace
+
+// The call path: no timing, no synchronization, no allocation (the scratch is the caller's, or the
+// library's made capture-safe): a graph can capture it on any stream in any mode.
+Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
+  if (!rows_aligned_for_lt(p, x)) return without_algorithm(p, x, s);
   cublasLtHandle_t handle = nullptr;
-  void* workspace = nullptr;
-  if (!(st = thread_state(dev, s, &handle, &workspace)).ok()) return st;
-  Cache& c = cache();
-  Descs d;
-  if (!(st = describe_problem(p, x, &d)).ok()) return st;
+  Plan* plan = nullptr;
+  Status st = plan_for(p, x, &handle, &plan);
+  if (!st.ok()) return st;
+  if (!plan->chosen.algo) return without_algorithm(p, x, s);
+  Scratch ws;
+  if (!(st = call_scratch(x, s, 0, plan->chosen.workspace, &ws)).ok()) return st;
+  if (p.bias != Bias::none) {  // the descriptor is this thread's: the call's own bias pointer
+    const void* bias = x.bias;
+    if (!(st = lt_status(cublasLtMatmulDescSetAttribute(plan->d.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias),
+                         "BIAS_POINTER")).ok())
+      return st;
+  }
   const Scalars sc(p.acc_type, p.alpha, p.beta);
   const bool c_apart = p.reads_c() && !c_in_place(p, x);
-  // o: the caller's operands, or one of the timing's sets. A C that is D (or unread) is o.d.
-  auto run = [&](const cublasLtMatmulAlgo_t* algo, const Operands& o) {
-    return cublasLtMatmul(handle, d.op, sc.alpha(), o.b, d.a, o.a, d.b, sc.beta(), c_apart ? o.c : o.d, d.c_or_d(), o.d,
-                          d.d, algo, workspace, kWorkspaceBytes, s);
-  };
-  const Key key = make_key(dev, p, x);
-  // The lock covers the choices only (and one thread's first-use timing of a problem at a time).
-  std::unique_lock<std::mutex> lock(c.mu);
-  auto it = c.best.find(key);
-  if (it != c.best.end()) {
-    const std::optional<cublasLtMatmulAlgo_t> best = it->second;
-    lock.unlock();
-    return best ? lt_status(run(&*best, x), "cublasLtMatmul") : without_algorithm(p, x, s);
-  }
+  return lt_status(cublasLtMatmul(handle, plan->d.op, sc.alpha(), x.b, plan->d.a, x.a, plan->d.b, sc.beta(),
+                                  c_apart ? x.c : x.d, plan->d.c_or_d(), x.d, plan->d.d, &*plan->chosen.algo, ws.data,
+                                  plan->chosen.workspace, s),
+                   "cublasLtMatmul");
+}
 
+size_t cublaslt_workspace(const Problem& p, const Operands& x) {
+  if (!rows_aligned_for_lt(p, x)) return gemm_ex_computes(p, x) ? scratch_bytes(0, kPeerWorkspaceBytes) : 0;
+  cublasLtHandle_t handle = nullptr;
+  Plan* plan = nullptr;
+  if (!plan_for(p, x, &handle, &plan).ok()) return 0;
+  if (!plan->chosen.algo) return gemm_ex_computes(p, x) ? scratch_bytes(0, kPeerWorkspaceBytes) : 0;
+  return scratch_bytes(0, plan->chosen.workspace);
+}
+
+void forget_untimed_peer_choices() {
+  Choices& c = choices();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    for (auto it = c.by_key.begin(); it != c.by_key.end();) it = it->second.timed ? std::next(it) : c.by_key.erase(it);
+  }
+  ++c.generation;
+}
+
+bool lt_algo_from_bytes(const std::string& bytes) {
+  cublasLtMatmulAlgo_t a;
+  return algo_from(bytes, &a);
+}
+
+// Measuring, ahead of time: each of the heuristic's candidates (those that fail drop out) and
+// cublasGemmEx run once and are timed alone once; then rounds in which every candidate runs a group
+// of back-to-back launches (about 50 us of them) behind a stream hold, so a few-microsecond
+// candidate is timed without the host's launch gaps or the events' ~0.5 us resolution; the least
+// median time per launch wins. Timed one launch at a time, the choice of a 5-10 us shape changed
+// from process to process. Launches take the timing sets in turn, as bench's do.
+Status lt_prepare(const Problem& p, const Operands& x, cudaStream_t s, std::string* algo_out) {
+  if (algo_out) algo_out->clear();
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(s, &capturing) == cudaSuccess && capturing != cudaStreamCaptureStatusNone)
+    return Status::error(StatusCode::invalid_argument, "prepare() times candidates: not inside a graph capture");
+  if (!rows_aligned_for_lt(p, x)) return Status::success();  // cuBLASLt never runs it (without_algorithm)
+  cublasLtHandle_t handle = nullptr;
+  Plan* plan = nullptr;
+  Status st = plan_for(p, x, &handle, &plan);
+  if (!st.ok()) return st;
+  Descs& d = plan->d;
   cublasLtMatmulHeuristicResult_t cand[kCandidates] = {};
   int found = 0;
-  const cublasStatus_t hs =
-      cublasLtMatmulAlgoGetHeuristic(handle, d.op, d.a, d.b, d.c_or_d(), d.d, d.pref, kCandidates, cand, &found);
-  if (hs == CUBLAS_STATUS_NOT_SUPPORTED || (hs == CUBLAS_STATUS_SUCCESS && found == 0)) {
-    c.best.emplace(key, std::nullopt);
-    lock.unlock();
-    return without_algorithm(p, x, s);
-  }
-  if (!(st = lt_status(hs, "cublasLtMatmulAlgoGetHeuristic")).ok()) return st;
-
-  // First use of this problem: the candidates run on the timing's own sets, never on the caller's
-  // D (with beta != 0 and C = D each run would read the last one's result as C, and D is to be
-  // written once, by the choice). Without room for them, the heuristic's first candidate runs
-  // untimed (and nothing is kept).
+  const cublasStatus_t hs = cublasLtMatmulAlgoGetHeuristic(handle, d.op, d.a, d.b, d.c_or_d(), d.d, d.pref, kCandidates,
+                                                           cand, &found);
+  if (hs != CUBLAS_STATUS_SUCCESS && hs != CUBLAS_STATUS_NOT_SUPPORTED) return lt_status(hs, "cublasLtMatmulAlgoGetHeuristic");
+  if (hs != CUBLAS_STATUS_SUCCESS) found = 0;
+  const bool c_apart = p.reads_c() && !c_in_place(p, x);
   TimingSets sets;
   if (!(st = sets.make(p, x, c_apart, s)).ok()) return st;
-  if (sets.ops.empty()) {
-    lock.unlock();
-    for (int i = 0; i < found; ++i)
-      if (cand[i].state == CUBLAS_STATUS_SUCCESS) return lt_status(run(&cand[i].algo, x), "cublasLtMatmul");
-    return Status::error(StatusCode::cuda_error, "cuBLASLt's heuristic gave no usable candidate");
+  if (sets.ops.empty()) return Status::error(StatusCode::cuda_error, "prepare(): no device memory for cuBLASLt's timing");
+  Scratch ws;  // the candidates' workspace, the library's buffer for this stream (outside any capture)
+  if (!(st = call_scratch(Operands{}, s, 0, kPeerWorkspaceBytes, &ws)).ok()) return st;
+  if (p.bias != Bias::none) {
+    const void* bias = x.bias;
+    cublasLtMatmulDescSetAttribute(d.op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias);
   }
-
-  // Each candidate runs once (those that fail drop out) and is timed alone once; then rounds in
-  // which every candidate runs a group of back-to-back launches (about 50 us of them) behind a
-  // stream hold, so a few-microsecond candidate is timed without the host's launch gaps or the
-  // events' ~0.5 us resolution; the candidate with the least median time per launch is kept.
-  // Timed one launch at a time, the choice of a 5-10 us shape changed from process to process.
-  // Launches take the sets in turn, as bench's do. Candidate i < found: the heuristic's i-th;
-  // i == found: cublasGemmEx (where it computes the problem).
-  const int n_cand = found + (gemm_ex_computes(p, x) ? 1 : 0);
+  const Scalars sc(p.acc_type, p.alpha, p.beta);
+  const int n_cand = found + (gemm_ex_computes(p, x) ? 1 : 0);  // i == found: cublasGemmEx
   size_t next_set = 0;
   const auto run_candidate = [&](int i) {
     const Operands& o = sets.ops[next_set++ % sets.ops.size()];
-    return i < found ? run(&cand[i].algo, o) == CUBLAS_STATUS_SUCCESS : launch_cublas(p, o, s).ok();
+    if (i == found) return launch_cublas(p, o, s).ok();
+    return cublasLtMatmul(handle, d.op, sc.alpha(), o.b, d.a, o.a, d.b, sc.beta(), c_apart ? o.c : o.d, d.c_or_d(), o.d,
+                          d.d, &cand[i].algo, ws.data, kPeerWorkspaceBytes, s) == CUBLAS_STATUS_SUCCESS;
   };
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
@@ -450,8 +580,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
   std::vector<Timed> timed;
   for (int i = 0; i < n_cand; ++i) {
     float ms = 0;
-    if ((i < found && cand[i].state != CUBLAS_STATUS_SUCCESS) || !run_candidate(i) || !time_group(i, 1, &ms))
-      continue;
+    if ((i < found && cand[i].state != CUBLAS_STATUS_SUCCESS) || !run_candidate(i) || !time_group(i, 1, &ms)) continue;
     timed.push_back({i, std::clamp(int(std::ceil(0.05f / std::max(ms, 1e-4f))), 1, 32), {}});
   }
   for (int round = 0; round < 5; ++round)
@@ -461,6 +590,7 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
     }
   cudaEventDestroy(e0);
   cudaEventDestroy(e1);
+  cudaGetLastError();
   int best = -1;
   float best_ms = 0;
   for (Timed& t : timed) {
@@ -470,17 +600,25 @@ Status launch_cublaslt(const Problem& p, const Operands& x, cudaStream_t s) {
     if (best < 0 || med < best_ms) best = t.index, best_ms = med;
   }
   sets.mem.release();  // (cudaFree waits for the timing runs)
-  if (best < 0 || best == found) {
-    // GemmEx timed fastest -- or every candidate the heuristic offered refused to run (seen on the
-    // H200: bf16, a batch of 3 with a broadcast operand, K = 7, C apart, ReLU): as if there were no
-    // algorithm, which runs GemmEx where it computes the problem.
-    c.best.emplace(key, std::nullopt);
-    lock.unlock();
-    return without_algorithm(p, x, s);
+  // GemmEx timed fastest -- or every candidate refused to run (seen on the H200: bf16, a batch of 3
+  // with a broadcast operand, K = 7, C apart, ReLU): no algorithm, which runs GemmEx where it
+  // computes the problem.
+  Chosen chosen;
+  chosen.timed = true;
+  if (best >= 0 && best < found) {
+    chosen.algo = cand[best].algo;
+    chosen.workspace = cand[best].workspaceSize;
+    if (algo_out) *algo_out = algo_bytes(cand[best].algo);
   }
-  c.best.emplace(key, cand[best].algo);
-  lock.unlock();
-  return lt_status(run(&cand[best].algo, x), "cublasLtMatmul");
+  int dev = 0;
+  cudaGetDevice(&dev);
+  Choices& c = choices();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.by_key[make_key(dev, p, x)] = chosen;
+  }
+  ++c.generation;
+  return Status::success();
 }
 
 }  // namespace pipegemm::detail

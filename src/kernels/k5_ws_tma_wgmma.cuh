@@ -174,6 +174,41 @@ struct K5Variant {
     return n;
   }
 
+  // Stream-K's plan: the units (every product's) shared among the resident clusters' workers.
+  template <class C>
+  static pipeline::StreamKPlan stream_k_plan_of(const Problem& p, int cluster) {
+    const int m_tiles = int((p.m + C::BM - 1) / C::BM), n_tiles = int((p.n + C::BN - 1) / C::BN);
+    const int units = kernels::k5::k5_schedule<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
+    return pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident_clusters<C>(cluster),
+                                   sk_units_override(), sk_fan_in_override());
+  }
+  // The persistent grid's bound: clusters resident at once (capped by $PIPEGEMM_K5_MAX_CTAS).
+  template <class C>
+  static int resident_clusters(int cluster) {
+    const int resident = max_active_clusters<C>(cluster);
+    return max_ctas_override() >= cluster ? std::min(resident, max_ctas_override() / cluster) : resident;
+  }
+  // The cluster size launch() takes for p.
+  static int cluster_for(const Problem& p) {
+    const bool two_tiles = Cfg::kClusterN ? p.n > Cfg::BN : p.m > Cfg::BM;  // along the cluster's side
+    return (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
+  }
+  // launch()'s scratch: stream-K's partials and flags where its plan shares units (else none).
+  static size_t workspace(const Problem& p, const Operands&) {
+    if constexpr (Cfg::kStreamK) {
+      const int cluster = cluster_for(p);
+      const pipeline::StreamKPlan plan = stream_k_plan_of<Cfg>(p, cluster);
+      if (plan.sk_units <= 0) return 0;
+      const int slots = plan.workers * cluster * Cfg::kConsumers;
+      return split_workspace_bytes(slots, size_t(slots) * Cfg::kAccRegs * 128);
+    }
+    return 0;
+  }
+  static size_t workspace_packed(const Problem& p, const Operands& x) {
+    const PackPlan pl = pack_plan(p, x.a, x.b, x.d);
+    return pl.any() ? workspace_part(pl.bytes) + workspace(packed_problem(p, pl), x) : workspace(p, x);
+  }
+
   template <class C>
   static Status launch_with(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     constexpr auto k = &kernels::k5::k5_ws_tma_wgmma_kernel<C>;
@@ -211,8 +246,7 @@ struct K5Variant {
     // Persistent grid: every resident cluster, at most one per work unit (of every product);
     // stream-K: as many as its plan shares the units' k_tiles among (pipeline/stream_k.cuh).
     const int units = kernels::k5::k5_schedule<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
-    int resident = max_active_clusters<C>(cluster);
-    if (max_ctas_override() >= cluster) resident = std::min(resident, max_ctas_override() / cluster);
+    const int resident = resident_clusters<C>(cluster);
     int clusters = std::min(units, resident);
     // B-resident: a CTA keeps the B of one column of tiles, so units go row by row (group 1) over
     // whole rows' worth of CTAs -- CTA c's units c, c + grid, ... all lie in column c % n_tiles.
@@ -223,13 +257,12 @@ struct K5Variant {
     kernels::k5::K5StreamK<C::kStreamK> sk{};
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
-      sk.plan = pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident, sk_units_override(),
-                                        sk_fan_in_override());
+      sk.plan = stream_k_plan_of<C>(p, cluster);
       clusters = sk.plan.workers;
       if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
         const int slots = clusters * cluster * C::kConsumers;
         SplitWorkspace ws;
-        st = split_workspace(s, slots, size_t(slots) * C::kAccRegs * 128, &ws);
+        st = split_workspace(x, s, slots, size_t(slots) * C::kAccRegs * 128, &ws);
         if (!st.ok()) return st;
         sk.flags = ws.counters;
         sk.partials = ws.partials;
@@ -256,8 +289,7 @@ struct K5Variant {
   }
 
   static Status launch(const Problem& p, const Operands& x, cudaStream_t_ s) {
-    const bool two_tiles = Cfg::kClusterN ? p.n > Cfg::BN : p.m > Cfg::BM;  // along the cluster's side
-    const int cluster = (kCluster == 2 && two_tiles && p.k >= kClusterMinK) ? 2 : 1;
+    const int cluster = cluster_for(p);
     if constexpr (kPlainOnly) {  // the plain TN form only (make(): the requirements refuse the rest)
       if (!p.plain_tn())
         return Status::error(StatusCode::not_supported,
@@ -333,6 +365,7 @@ struct K5Variant {
     v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
     v.launch = &launch;
     v.occupancy = &occupancy;
+    v.workspace = &workspace;
     // Verified forms that win on some shapes and lose on others are auto's only where a tune entry
     // timed them fastest (auto_tuned_only; tune times them):
     // - ping-pong (64, 256): 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a 64-row
@@ -387,6 +420,7 @@ struct K5Variant {
     v.req.d_align_bytes = int(sizeof(typename Cfg::TD));
     v.req.ldd_multiple = 1;
     v.launch = &launch_packed_form;
+    v.workspace = &workspace_packed;
     // An auto candidate, the plain TN GEMM and beyond it (layouts, C, batch, epilogue): its GPU
     // tests, verify, memcheck and fuzz 2,000 + 10,000 a type passed. On the H200: 1.44x / 1.66x /
     // 3.42x the best cuBLAS on 1000x1001x1000, 2048x2048x2049, 8191x4096x4095 FP16, 0.66x on

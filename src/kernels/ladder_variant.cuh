@@ -71,7 +71,7 @@ struct LadderVariant {
       if (!p.plain_tn()) return launch_full(p, x, s);
     }
     if constexpr (MaxSplitOf<Cfg>::value > 1) {
-      return launch_split(p, A, B, D, s);
+      return launch_split(p, x, s);
     } else {
       const unsigned num_m = unsigned((p.m + Cfg::BM - 1) / Cfg::BM);
       const unsigned num_n = unsigned((p.n + Cfg::BN - 1) / Cfg::BN);
@@ -103,21 +103,27 @@ struct LadderVariant {
 
   // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only
   // when K is split.
-  static Status launch_split(const Problem& p, const void* A, const void* B, void* D, cudaStream_t_ s) {
+  static SplitPlan plan_split(const Problem& p) {
     // The occupancy auto's cost model reads (resident_blocks: per device, asked once), so the
     // launcher and the model plan the same split.
     static const Variant* const self = find_variant(Cfg::Name::kName);
     const int blocks_per_sm = self ? resident_blocks(*self) : 0;
-    const SplitPlan sp = split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
-                                    int64_t(device_info().sm_count) * std::max(blocks_per_sm, 1));
+    return split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
+                      int64_t(device_info().sm_count) * std::max(blocks_per_sm, 1));
+  }
+  static size_t split_floats(const SplitPlan& sp) { return size_t(sp.tiles) * size_t(sp.splits) * Cfg::BM * Cfg::BN; }
+  static Status launch_split(const Problem& p, const Operands& x, cudaStream_t_ s) {
+    const SplitPlan sp = plan_split(p);
     typename Cfg::SplitArgs args{nullptr, nullptr, sp.k_tiles_per_split};
     if (sp.splits > 1) {
       SplitWorkspace ws;
-      Status st = split_workspace(s, sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * Cfg::BM * Cfg::BN, &ws);
+      Status st = split_workspace(x, s, sp.tiles, split_floats(sp), &ws);
       if (!st.ok()) return st;
       args.partials = ws.partials;
       args.counters = ws.counters;
     }
+    const void *A = x.a, *B = x.b;
+    void* D = x.d;
     return launch_kernel(Kernel, dim3(unsigned(sp.tiles), unsigned(sp.splits)), Cfg::kNumThreads, Cfg::kSmemBytes, s,
                          Cfg::Name::kName, kDependent, static_cast<TD*>(D), static_cast<const TA*>(A),
                          static_cast<const TA*>(B), int(p.m), int(p.n), int(p.k), int(p.lda), int(p.ldb), int(p.ldd), args);
@@ -125,6 +131,18 @@ struct LadderVariant {
 
   static Status occupancy(int* blocks, int* regs) {
     return occupancy_of(Kernel, Cfg::kNumThreads, Cfg::kSmemBytes, blocks, regs);
+  }
+
+  // launch()'s scratch: the split's partials and counters (plain TN), or int8's K-major copies.
+  static size_t workspace(const Problem& p, const Operands&) {
+    if constexpr (FullSemanticsOf<Cfg>::value) {
+      if (!p.plain_tn()) return Cfg::kAnyLayout ? 0 : k_major_plan(p).bytes();
+    }
+    if constexpr (MaxSplitOf<Cfg>::value > 1) {
+      const SplitPlan sp = plan_split(p);
+      return sp.splits > 1 ? split_workspace_bytes(sp.tiles, split_floats(sp)) : 0;
+    }
+    return 0;
   }
 
   static Variant make(const char* family, int rung) {
@@ -162,6 +180,7 @@ struct LadderVariant {
     if constexpr (FullSemanticsOf<Cfg>::value) v.symbol = "k0_simple_kernel*" + v.symbol;  // not k0_full_kernel
     v.launch = &launch;
     v.occupancy = &occupancy;
+    v.workspace = &workspace;
     // Split-K runs by name until it beats the best cuBLAS somewhere: on the H200 decode suite it
     // reached 0.71-0.99 of it (docs/split_k.md), and the cost model cannot yet tell it apart.
     if constexpr (MaxSplitOf<Cfg>::value > 1) v.auto_candidate = false;

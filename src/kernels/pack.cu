@@ -91,38 +91,72 @@ Status transpose(void* dst, int64_t ldd, int64_t sd, const void* src, int64_t ld
   });
 }
 
+// The copies' buffer: the front of the caller's workspace when one is given (the kernel then runs
+// with the rest of it), else stream-ordered memory (cudaMallocAsync / cudaFreeAsync on the call's
+// stream: a pair of memory nodes inside a captured graph), so concurrent streams never share one.
+struct StagingBuffer {
+  char* ptr = nullptr;
+  bool owned = false;
+  size_t bytes = 0;
+  Status take(const Operands& x, size_t need, cudaStream_t s, const char* what) {
+    bytes = need;
+    if (x.workspace) {
+      if (x.workspace_bytes < need)
+        return Status::error(StatusCode::invalid_argument, "the workspace holds " + std::to_string(x.workspace_bytes) +
+                                                               " bytes; this call needs " + std::to_string(need) +
+                                                               " (workspace_bytes())");
+      ptr = static_cast<char*>(x.workspace);
+      return Status::success();
+    }
+    owned = true;
+    return cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ptr), need, s), (std::string("cudaMallocAsync(") + what + ")").c_str());
+  }
+  // The operands the kernel runs with: the workspace past the copies (or none).
+  Operands inner(const Operands& x) const {
+    Operands y = x;
+    if (!owned && x.workspace) {
+      const size_t used = workspace_part(bytes);
+      y.workspace = x.workspace_bytes > used ? static_cast<char*>(x.workspace) + used : nullptr;
+      y.workspace_bytes = x.workspace_bytes > used ? x.workspace_bytes - used : 0;
+    }
+    return y;
+  }
+  Status release(cudaStream_t s, const char* what) {
+    if (!owned || !ptr) return Status::success();
+    return cuda_status(cudaFreeAsync(ptr, s), (std::string("cudaFreeAsync(") + what + ")").c_str());
+  }
+};
+
 }  // namespace
 
 Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s_, KernelLaunch kernel) {
   const bool ta = p.a_layout == Layout::ColMajor, tb = p.b_layout == Layout::ColMajor;
   if (!ta && !tb) return kernel(p, x, s_);
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
-  // Products of each operand in the workspace: a broadcast one (stride 0) once.
-  const int64_t na = p.batch > 1 && p.stride_a == 0 ? 1 : p.batch, nb = p.batch > 1 && p.stride_b == 0 ? 1 : p.batch;
+  const KMajorPlan kp = k_major_plan(p);
+  const int64_t na = kp.a_products, nb = kp.b_products;
   const int ea = dtype_bytes(p.a_type), eb = dtype_bytes(p.b_type);
-  const size_t a_bytes = ta ? workspace_part(checked_product({uint64_t(na), uint64_t(p.m), uint64_t(p.k), uint64_t(ea)})) : 0;
-  const size_t b_bytes = tb ? workspace_part(checked_product({uint64_t(nb), uint64_t(p.n), uint64_t(p.k), uint64_t(eb)})) : 0;
+  const size_t a_bytes = kp.a_bytes, b_bytes = kp.b_bytes;
   if (a_bytes == SIZE_MAX || b_bytes == SIZE_MAX || a_bytes + b_bytes < a_bytes)
     return Status::error(StatusCode::invalid_argument,
                          "the K-major copy's workspace (every product's transpose) is past 2^64 bytes");
-  char* ws = nullptr;
-  Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), a_bytes + b_bytes, s),
-                          "cudaMallocAsync(transpose workspace)");
+  StagingBuffer ws;
+  Status st = ws.take(x, a_bytes + b_bytes, s, "transpose workspace");
   if (!st.ok()) return st;
   Problem q = p;
-  Operands y = x;
+  Operands y = ws.inner(x);
   // An MN-major A is, read row by row, the (K, M) matrix of leading dimension lda; its transpose
   // is the K-major (M, K) one, packed. The same for B with N.
   if (ta) {
-    st = transpose(ws, p.k, p.m * p.k, x.a, p.lda, p.stride_a, p.k, p.m, na, ea, s);
-    y.a = ws, q.a_layout = Layout::RowMajor, q.lda = p.k, q.stride_a = na > 1 ? p.m * p.k : (p.batch > 1 ? 0 : q.stride_a);
+    st = transpose(ws.ptr, p.k, p.m * p.k, x.a, p.lda, p.stride_a, p.k, p.m, na, ea, s);
+    y.a = ws.ptr, q.a_layout = Layout::RowMajor, q.lda = p.k, q.stride_a = na > 1 ? p.m * p.k : (p.batch > 1 ? 0 : q.stride_a);
   }
   if (st.ok() && tb) {
-    st = transpose(ws + a_bytes, p.k, p.n * p.k, x.b, p.ldb, p.stride_b, p.k, p.n, nb, eb, s);
-    y.b = ws + a_bytes, q.b_layout = Layout::RowMajor, q.ldb = p.k, q.stride_b = nb > 1 ? p.n * p.k : (p.batch > 1 ? 0 : q.stride_b);
+    st = transpose(ws.ptr + a_bytes, p.k, p.n * p.k, x.b, p.ldb, p.stride_b, p.k, p.n, nb, eb, s);
+    y.b = ws.ptr + a_bytes, q.b_layout = Layout::RowMajor, q.ldb = p.k, q.stride_b = nb > 1 ? p.n * p.k : (p.batch > 1 ? 0 : q.stride_b);
   }
   if (st.ok()) st = kernel(q, y, s_);
-  const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(transpose workspace)");
+  const Status freed = ws.release(s, "transpose workspace");
   return st.ok() ? freed : st;
 }
 
@@ -134,21 +168,21 @@ Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s_, Kern
                          "the packed form's workspace (every product's copy) is past 2^64 bytes: products that "
                          "overlap in the caller's memory are copied apart");
   const cudaStream_t s = reinterpret_cast<cudaStream_t>(s_);
-  char* ws = nullptr;
-  Status st = cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ws), pl.bytes, s), "cudaMallocAsync(pack workspace)");
+  StagingBuffer ws;
+  Status st = ws.take(x, pl.bytes, s, "pack workspace");
   if (!st.ok()) return st;
   const Problem q = packed_problem(p, pl);
-  const Operands y = packed_operands(x, pl, ws);
+  const Operands y = packed_operands(ws.inner(x), pl, ws.ptr);
   // The caller's operand (ld, stride) into its workspace part: every product, a broadcast one once.
   auto pack_in = [&](const PackPart& o, const void* src, int64_t ld, int64_t stride, DType t) {
-    return copy_rows(ws + o.off, o.ld, o.stride, src, ld, stride, o.rows, o.cols, o.products, dtype_bytes(t), s);
+    return copy_rows(ws.ptr + o.off, o.ld, o.stride, src, ld, stride, o.rows, o.cols, o.products, dtype_bytes(t), s);
   };
   if (pl.a.copy) st = pack_in(pl.a, x.a, p.lda, p.stride_a, p.a_type);
   if (st.ok() && pl.b.copy) st = pack_in(pl.b, x.b, p.ldb, p.stride_b, p.b_type);
   if (st.ok()) st = kernel(q, y, s_);
   if (st.ok() && pl.d.copy)
     st = copy_rows(x.d, p.ldd, p.stride_d, y.d, pl.d.ld, pl.d.stride, p.m, p.n, pl.d.products, dtype_bytes(p.d_type), s);
-  const Status freed = cuda_status(cudaFreeAsync(ws, s), "cudaFreeAsync(pack workspace)");
+  const Status freed = ws.release(s, "pack workspace");
   return st.ok() ? freed : st;
 }
 

@@ -118,5 +118,21 @@ Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s, Kerne
 // stream-ordered workspace (rows of K, packed), and `kernel` runs the TN problem on it. One extra
 // pass over the transposed operands; nothing to do when both are K-major already.
 Status launch_k_major(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
+// Its workspace: each MN-major operand's products (a broadcast one once), K-major and packed.
+struct KMajorPlan {
+  int64_t a_products = 0, b_products = 0;
+  size_t a_bytes = 0, b_bytes = 0;  // 0: that operand is K-major already; SIZE_MAX: past 2^64
+  size_t bytes() const { return saturating_add(a_bytes, b_bytes); }
+};
+inline KMajorPlan k_major_plan(const Problem& p) {
+  KMajorPlan k;
+  k.a_products = p.batch > 1 && p.stride_a == 0 ? 1 : p.batch;
+  k.b_products = p.batch > 1 && p.stride_b == 0 ? 1 : p.batch;
+  if (p.a_layout == Layout::ColMajor)
+    k.a_bytes = workspace_part(checked_product({uint64_t(k.a_products), uint64_t(p.m), uint64_t(p.k), uint64_t(dtype_bytes(p.a_type))}));
+  if (p.b_layout == Layout::ColMajor)
+    k.b_bytes = workspace_part(checked_product({uint64_t(k.b_products), uint64_t(p.n), uint64_t(p.k), uint64_t(dtype_bytes(p.b_type))}));
+  return k;
+}
 
 }  // namespace pipegemm::detail

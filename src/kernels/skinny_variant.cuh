@@ -70,14 +70,25 @@ struct SkinnyVariant {
   }
 
   template <class C>
-  static Status launch_with(kernels::skinny::SkinnyArgs<TA, TD> a, int64_t batch, cudaStream_t_ s) {
+  static SplitPlan plan(const kernels::skinny::SkinnyArgs<TA, TD>& a, int64_t batch) {
     const int64_t row_tiles = (a.n_w + C::kRows - 1) / C::kRows;
     const int64_t products = std::min<int64_t>(batch, kProductsPerLaunch);
-    const SplitPlan sp = thin_split_plan(row_tiles * products, a.k, C::kWarpK, C::kWarps, C::kMaxSplit,
-                                         int64_t(device_info().sm_count) * blocks_per_sm<C>());
+    return thin_split_plan(row_tiles * products, a.k, C::kWarpK, C::kWarps, C::kMaxSplit,
+                           int64_t(device_info().sm_count) * blocks_per_sm<C>());
+  }
+  template <class C>
+  static size_t split_bytes(const kernels::skinny::SkinnyArgs<TA, TD>& a, int64_t batch) {
+    const SplitPlan sp = plan<C>(a, batch);
+    return sp.splits > 1 ? split_workspace_bytes(sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * C::kElems) : 0;
+  }
+
+  template <class C>
+  static Status launch_with(kernels::skinny::SkinnyArgs<TA, TD> a, int64_t batch, const Operands& x, cudaStream_t_ s) {
+    const int64_t row_tiles = (a.n_w + C::kRows - 1) / C::kRows;
+    const SplitPlan sp = plan<C>(a, batch);
     if (sp.splits > 1) {
       SplitWorkspace ws;
-      Status st = split_workspace(s, sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * C::kElems, &ws);
+      Status st = split_workspace(x, s, sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * C::kElems, &ws);
       if (!st.ok()) return st;
       a.partials = ws.partials;
       a.counters = ws.counters;
@@ -105,7 +116,12 @@ struct SkinnyVariant {
     if (std::min(p.m, p.n) > Cfg8::kMaxX)  // make()'s max_thin refuses it before a launch
       return Status::error(StatusCode::not_supported, "skinny: M or N at most " + std::to_string(Cfg8::kMaxX));
     const auto a = args_for(p, x);
-    return vectors_fit(a) ? launch_with<Cfg8>(a, p.batch, s) : launch_with<CfgAny>(a, p.batch, s);
+    return vectors_fit(a) ? launch_with<Cfg8>(a, p.batch, x, s) : launch_with<CfgAny>(a, p.batch, x, s);
+  }
+  static size_t workspace(const Problem& p, const Operands& x) {
+    if (std::min(p.m, p.n) > Cfg8::kMaxX) return 0;
+    const auto a = args_for(p, x);
+    return vectors_fit(a) ? split_bytes<Cfg8>(a, p.batch) : split_bytes<CfgAny>(a, p.batch);
   }
 
   static Status occupancy(int* blocks, int* regs) {
@@ -130,6 +146,7 @@ struct SkinnyVariant {
     v.symbol = "skinny_kernel*Li8EN*SkinnyName_" + std::string(name) + "E";
     v.launch = &launch;
     v.occupancy = &occupancy;
+    v.workspace = &workspace;
     return v;
   }
 };

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/scratch.hpp"
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm::detail {
@@ -63,14 +64,16 @@ inline SplitPlan thin_split_plan(int64_t tiles, int64_t k, int k_tile, int warps
   return p;
 }
 
-// The workspace of one launch: `counters` (one int per tile, zero between launches: the last CTA
-// of a tile resets its own) and `partials` (splits x tiles x BM x BN floats). One per (device,
-// stream), grown when a launch needs more, allocated and zeroed in stream order: launches on one
-// stream share it safely, launches on different streams never do.
+// The workspace of one launch: `counters` (one int per tile, zero at launch: the last CTA of a
+// tile resets its own) and `partials` (splits x tiles x BM x BN floats), from the call's scratch
+// (core/scratch.hpp: the caller's workspace, or the library's buffers for the stream).
 struct SplitWorkspace {
   int* counters = nullptr;
   float* partials = nullptr;
 };
-Status split_workspace(cudaStream_t_ stream, int64_t tiles, size_t partial_floats, SplitWorkspace* out);
+inline size_t split_workspace_bytes(int64_t tiles, size_t partial_floats) {
+  return scratch_bytes(size_t(tiles) * sizeof(int), partial_floats * sizeof(float));
+}
+Status split_workspace(const Operands& x, cudaStream_t_ stream, int64_t tiles, size_t partial_floats, SplitWorkspace* out);
 
 }  // namespace pipegemm::detail

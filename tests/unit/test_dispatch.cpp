@@ -207,7 +207,7 @@ TEST(AutoCandidates, TunedOnlyVariantsComeFromTheirOwnTuneEntryNeverFromAGuess) 
   }
 }
 
-TEST(TuneCachePath, EnvironmentOverridesThenXdgThenHome) {
+TEST(TuneCachePath, OnlyTheFileTheEnvironmentNamesIsReadNothingUnderHome) {
   const char* old = std::getenv("PIPEGEMM_TUNE_CACHE");
   const std::string saved = old ? old : "";
   setenv("PIPEGEMM_TUNE_CACHE", "/tmp/mine.json", 1);
@@ -216,9 +216,11 @@ TEST(TuneCachePath, EnvironmentOverridesThenXdgThenHome) {
   EXPECT_EQ(tune_cache_path(), "");
   unsetenv("PIPEGEMM_TUNE_CACHE");
   setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
-  EXPECT_EQ(tune_cache_path(), "/tmp/xdg/pipegemm/tune.json");
+  EXPECT_EQ(tune_cache_path(), "") << "auto must not read a cache it was not pointed at";
+  EXPECT_EQ(default_tune_output(), "/tmp/xdg/pipegemm/tune.json");
   unsetenv("XDG_CACHE_HOME");
-  if (std::getenv("HOME")) EXPECT_EQ(tune_cache_path(), std::string(std::getenv("HOME")) + "/.cache/pipegemm/tune.json");
+  EXPECT_EQ(tune_cache_path(), "");
+  if (std::getenv("HOME")) EXPECT_EQ(default_tune_output(), std::string(std::getenv("HOME")) + "/.cache/pipegemm/tune.json");
   if (old) setenv("PIPEGEMM_TUNE_CACHE", saved.c_str(), 1);
 }
 

@@ -14,13 +14,14 @@ void add_tune(CLI::App& app, int* rc) {
   o->run.rounds = 2;
   o->run.warmup = 5;
   o->run.max_ms_per_variant = 400;
-  auto* cmd = app.add_subcommand("tune", "time the candidates of each shape (cuBLAS included) and write the fastest "
-                                         "to the tune cache auto reads");
+  auto* cmd = app.add_subcommand("tune", "time the candidates of each shape (cuBLAS included, with cuBLASLt's "
+                                         "algorithm) and write the fastest to a tune table: load it with "
+                                         "load_choices() / pipegemm.load_choices() or $PIPEGEMM_TUNE_CACHE");
   add_problem_options(cmd, &o->problem, "4096x4096x4096", false);
   cmd->get_option("--shape")->description("MxNxK, each dimension N or start:stop:step (as bench)");
   cmd->add_option("--suite", o->suite, "a suite file (bench/suites/*.txt)")->excludes("--shape");
   cmd->add_option("--output", o->output,
-                  "the cache file (default $PIPEGEMM_TUNE_CACHE, else ~/.cache/pipegemm/tune.json); entries are "
+                  "the table file (default $XDG_CACHE_HOME or ~/.cache: pipegemm/tune.json); entries are "
                   "added to what it holds");
   auto repick = std::make_shared<bool>(false);
   cmd->add_flag("--force", o->force, "re-time shape buckets already in the file");
@@ -56,7 +57,7 @@ void add_tune(CLI::App& app, int* rc) {
   cmd->callback([o, json, rc, repick, replay, targets] {
     if (*replay) {
       ReplayReport rep;
-      Status s = replay_tune_table(o->output.empty() ? tune_cache_path() : o->output, *targets, &rep);
+      Status s = replay_tune_table(o->output.empty() ? default_tune_output() : o->output, *targets, &rep);
       if (!s.ok()) {
         *rc = fail(s);
         return;
@@ -67,7 +68,7 @@ void add_tune(CLI::App& app, int* rc) {
     }
     if (*repick) {
       std::vector<std::string> changed;
-      const std::string path = o->output.empty() ? tune_cache_path() : o->output;
+      const std::string path = o->output.empty() ? default_tune_output() : o->output;
       Status s = repick_tune_table(path, &changed);
       if (!s.ok()) {
         *rc = fail(s);

@@ -122,6 +122,7 @@ struct BenchResult {
   std::string chose;         // bench --kernel auto: the variant auto resolved to (variant is "auto")
   std::string why;           // and how it chose (cache, model, fallback)
   bool held_out = false;     // a timed block outlasted the stream hold (timed with the host's gaps)
+  std::string prepared;      // what the variant measured ahead of time (cuBLASLt: the algorithm it kept)
 };
 
 struct BenchReport {

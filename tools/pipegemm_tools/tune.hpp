@@ -17,7 +17,7 @@ namespace pipegemm {
 struct TuneRequest {
   ProblemRequest problem;  // --shape (ranges allowed) and the types
   std::string suite;       // or a suite file
-  std::string output;      // "" = tune_cache_path()
+  std::string output;      // "" = default_tune_output()
   bool force = false;      // re-time keys already in the file
   double prune = 3.0;      // skip candidates the model puts above prune x our fastest (0: time all)
   BenchOptions run;

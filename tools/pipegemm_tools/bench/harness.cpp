@@ -11,7 +11,7 @@
 
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm_tools/bench.hpp"
-#include "pipegemm_tools/bench/device_side.hpp"
+#include "pipegemm/detail/fill.hpp"
 #include "pipegemm_tools/bench/timing.hpp"
 #include "pipegemm/device.hpp"
 
@@ -87,11 +87,11 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
         !(s = detail::cuda_status(cudaMalloc(&b.D, d_bytes), "cudaMalloc D")).ok() ||
         (c_bytes && !(s = detail::cuda_status(cudaMalloc(&b.C, c_bytes), "cudaMalloc C")).ok()) ||
         (bias_bytes && !(s = detail::cuda_status(cudaMalloc(&b.bias, bias_bytes), "cudaMalloc bias")).ok()) ||
-        !(s = bench_detail::fill_uniform(b.A, a_bytes / size_t(dtype_bytes(p.a_type)), p.a_type, 0x5eedA)).ok() ||
-        !(s = bench_detail::fill_uniform(b.B, b_bytes / size_t(dtype_bytes(p.b_type)), p.b_type, 0x5eedB)).ok() ||
-        (c_bytes && !(s = bench_detail::fill_uniform(b.C, c_bytes / size_t(dtype_bytes(*p.c_type)), *p.c_type, 0x5eedC)).ok()) ||
-        (in_place && !(s = bench_detail::fill_uniform(b.D, d_bytes / size_t(dtype_bytes(p.d_type)), p.d_type, 0x5eedC)).ok()) ||
-        (bias_bytes && !(s = bench_detail::fill_uniform(b.bias, size_t(bias_n), *p.bias_type, 0x5eedD)).ok())) {
+        !(s = detail::fill_uniform(b.A, a_bytes / size_t(dtype_bytes(p.a_type)), p.a_type, 0x5eedA)).ok() ||
+        !(s = detail::fill_uniform(b.B, b_bytes / size_t(dtype_bytes(p.b_type)), p.b_type, 0x5eedB)).ok() ||
+        (c_bytes && !(s = detail::fill_uniform(b.C, c_bytes / size_t(dtype_bytes(*p.c_type)), *p.c_type, 0x5eedC)).ok()) ||
+        (in_place && !(s = detail::fill_uniform(b.D, d_bytes / size_t(dtype_bytes(p.d_type)), p.d_type, 0x5eedC)).ok()) ||
+        (bias_bytes && !(s = detail::fill_uniform(b.bias, size_t(bias_n), *p.bias_type, 0x5eedD)).ok())) {
       free_all();
       return s;
     }
@@ -109,9 +109,12 @@ Status bench_variants(const Problem& in, const std::vector<const Variant*>& vs, 
   const int per_round = std::max(1, opt.reps / rounds);
   std::vector<int> reps_of(vs.size(), per_round);
   int set_idx = 0;
-  // One untimed launch of each first (cuBLASLt times its heuristic's candidates on first use, with
-  // synchronizations that must not fall inside a held block), then a preheat: >= 20 ms of
-  // untimed launches, so the first variant timed does not meet an idle clock.
+  // What each variant measures ahead of time first (cuBLASLt times its heuristic's candidates and
+  // cublasGemmEx, so its row is the best cuBLAS can do: GemmCall::prepare), then one untimed launch
+  // of each, then a preheat: >= 20 ms of untimed launches, so the first variant timed does not meet
+  // an idle clock.
+  for (size_t i = 0; i < vs.size(); ++i)
+    if (res[i].status.ok()) res[i].status = calls[i].prepare(bufs[0].ops(p, in_place), nullptr, &res[i].prepared);
   for (size_t i = 0; i < vs.size(); ++i)
     if (res[i].status.ok()) res[i].status = calls[i].launch(bufs[0].ops(p, in_place), nullptr);
   cudaDeviceSynchronize();

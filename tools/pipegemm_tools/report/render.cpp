@@ -5,15 +5,11 @@
 
 #include "pipegemm_tools/report/json.hpp"
 
-#ifndef PIPEGEMM_VERSION
-#define PIPEGEMM_VERSION "0.1.0"
-#endif
-
 namespace pipegemm::report {
 
 using json = nlohmann::json;
 
-std::string version() { return PIPEGEMM_VERSION; }
+std::string version() { return library_version(); }
 
 // ----- JSON ---------------------------------------------------------------------------------
 

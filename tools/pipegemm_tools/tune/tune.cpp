@@ -77,7 +77,7 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
   if (!s.ok()) return s;
   if (r.run.reps < 1 || r.run.warmup < 0 || r.run.idle_ms < 0) return bad("--reps must be >= 1, --warmup and --idle-ms >= 0");
   if (r.prune < 0) return bad("--prune must be >= 0 (0: time every candidate)");
-  const std::string path = r.output.empty() ? tune_cache_path() : r.output;
+  const std::string path = r.output.empty() ? default_tune_output() : r.output;
   if (path.empty()) return bad("no cache path: give --output FILE or set PIPEGEMM_TUNE_CACHE (HOME is not set)");
   TuneTable table;
   if (!(s = TuneTable::load(path, &table)).ok()) return bad(s.message + " (not overwritten; move it away or give --output)");
@@ -144,6 +144,8 @@ Status run_tune(const TuneRequest& r, TuneReport* out) {
     e.timed = timed;
     e.best_us = e.timed_us(e.best);
     e.pruned = pruned;
+    for (const BenchResult& x : b.results)  // the peer's algorithm, so a load reruns what was timed
+      if (x.variant == e.best && !x.prepared.empty()) e.lt_algo = x.prepared;
     e.date = rep.env.date;
     e.pipegemm = rep.env.pipegemm;
     table.put(e);

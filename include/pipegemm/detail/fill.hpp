@@ -1,4 +1,4 @@
-// The harness's device-side helper: operands filled on the GPU.
+// Operands filled on the GPU: bench's and fuzz's buffers, prepare()'s scratch problems.
 //
 // fill_uniform: fresh random operands without the host -- uniform [-1, 1) for floating types,
 // int8 over its full range (int32: the same values, a C of an int32 D), a hash of (seed, index)
@@ -11,8 +11,8 @@
 
 #include "pipegemm/pipegemm.hpp"
 
-namespace pipegemm::bench_detail {
+namespace pipegemm::detail {
 
-Status fill_uniform(void* data, size_t elements, DType t, uint64_t seed);
+Status fill_uniform(void* data, size_t elements, DType t, uint64_t seed, cudaStream_t_ stream = nullptr);
 
-}  // namespace pipegemm::bench_detail
+}  // namespace pipegemm::detail

@@ -1,4 +1,4 @@
-// device_side.hpp: the fill kernel.
+// pipegemm/detail/fill.hpp: the fill kernel.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -9,9 +9,9 @@
 #include <type_traits>
 
 #include "pipegemm/detail/cuda_status.hpp"
-#include "pipegemm_tools/bench/device_side.hpp"
+#include "pipegemm/detail/fill.hpp"
 
-namespace pipegemm::bench_detail {
+namespace pipegemm::detail {
 namespace {
 
 __device__ uint64_t splitmix64(uint64_t x) {
@@ -35,23 +35,24 @@ __global__ void fill_kernel(T* out, size_t n, uint64_t seed) {
 }
 
 template <class T>
-Status fill_as(void* data, size_t n, uint64_t seed) {
-  fill_kernel<T><<<1024, 256>>>(static_cast<T*>(data), n, seed);
-  return detail::cuda_status(cudaGetLastError(), "fill kernel");
+Status fill_as(void* data, size_t n, uint64_t seed, cudaStream_t s) {
+  fill_kernel<T><<<1024, 256, 0, s>>>(static_cast<T*>(data), n, seed);
+  return cuda_status(cudaGetLastError(), "fill kernel");
 }
 
 }  // namespace
 
-Status fill_uniform(void* data, size_t n, DType t, uint64_t seed) {
+Status fill_uniform(void* data, size_t n, DType t, uint64_t seed, cudaStream_t_ stream) {
+  const cudaStream_t s = reinterpret_cast<cudaStream_t>(stream);
   switch (t) {
-    case DType::f16: return fill_as<__half>(data, n, seed);
-    case DType::bf16: return fill_as<__nv_bfloat16>(data, n, seed);
-    case DType::f32: return fill_as<float>(data, n, seed);
-    case DType::i8: return fill_as<int8_t>(data, n, seed);
-    case DType::i32: return fill_as<int32_t>(data, n, seed);
+    case DType::f16: return fill_as<__half>(data, n, seed, s);
+    case DType::bf16: return fill_as<__nv_bfloat16>(data, n, seed, s);
+    case DType::f32: return fill_as<float>(data, n, seed, s);
+    case DType::i8: return fill_as<int8_t>(data, n, seed, s);
+    case DType::i32: return fill_as<int32_t>(data, n, seed, s);
   }
   return Status::error(StatusCode::invalid_argument, std::string("no fill for ") + to_string(t) + " operands");
 }
 
 
-}  // namespace pipegemm::bench_detail
+}  // namespace pipegemm::detail
