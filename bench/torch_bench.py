@@ -251,7 +251,8 @@ def bench_shape(m, n, k, dtype, epilogue, a, l2_bytes, events):
         t = time_side(fn, sets, 1, max(1, a.warmup), events, 0)[0]
         est[name] = max(t, 1e-4)
     group = max(1, math.ceil(SAMPLE_US / 1000.0 / min(est.values())))
-    reps = max(5, min(a.reps, int(a.max_ms / (max(est.values()) * group))))
+    per_round = max(1, a.reps // a.rounds)  # --reps samples in all, as pipegemm bench counts them
+    reps = max(min(5, per_round), min(per_round, int(a.max_ms / (max(est.values()) * group * a.rounds))))
     samples = {"pipegemm": [], "torch": []}
     for r in range(a.rounds):
         order = (("pipegemm", pg), ("torch", th)) if r % 2 == 0 else (("torch", th), ("pipegemm", pg))
@@ -317,8 +318,8 @@ def write_reports(doc, base):
     e, o = doc["environment"], doc["options"]
     idle = f", {o['idle_ms']} ms idle before each block" if o["idle_ms"] else ""
     md = [f"pipegemm.torch.linear against F.linear, suite {doc['suite']}, {doc['dtype']}, on {e['gpu']}: "
-          f"median per call, {o['rounds']} interleaved rounds of up to {o['reps']} samples after {o['warmup']} "
-          f"warm-up calls, inputs rotated over >= {o['l2_factor']:g}x L2{idle}", ""]
+          f"median per call of up to {o['reps']} samples in {o['rounds']} interleaved rounds after "
+          f"{o['warmup']} warm-up calls, inputs rotated over >= {o['l2_factor']:g}x L2{idle}", ""]
     md += [f"- **software**: driver {e['driver']} ({e['driver_version']}), CUDA runtime {e['cuda_runtime']}, "
            f"cuBLAS {e['cublas']}, torch {e['torch']}, pipegemm {e['pipegemm']} (torch ops: {e['pipegemm_torch_backend']})",
            f"- **clock**: SM clock (max) {e['sm_clock_max_mhz']} MHz, power limit {e['power_limit_w']} W;  {e['date']}",
@@ -347,16 +348,17 @@ def main():
     ap.add_argument("--dtypes", default="bf16,f16", help="comma-separated: bf16, f16")
     ap.add_argument("--out", default=".", help="the folder of the reports")
     ap.add_argument("--quick", action="store_true", help="fewer samples: --reps 20 --rounds 2 --warmup 5 --max-ms 200")
-    ap.add_argument("--reps", type=int, help="samples per side and round (default 100)")
-    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 3)")
+    ap.add_argument("--reps", type=int, help="samples per side, split over the rounds (default 100)")
+    ap.add_argument("--rounds", type=int, help="interleaved rounds (default 4)")
     ap.add_argument("--warmup", type=int, help="warm-up calls per side (default 10)")
-    ap.add_argument("--max-ms", type=float, help="fewer samples (>= 5) where a block would last longer (default 1000)")
+    ap.add_argument("--max-ms", type=float, help="fewer samples (>= 5 a round) where a side's samples would last "
+                    "longer than this in all (default 500)")
     ap.add_argument("--idle-ms", type=int, default=0, help="idle before each block (0: back to back)")
     ap.add_argument("--l2-factor", type=float, default=2.0, help="rotated inputs exceed this many L2 sizes")
     ap.add_argument("--seed", type=int, default=20261201)
     a = ap.parse_args()
     quick = {"reps": 20, "rounds": 2, "warmup": 5, "max_ms": 200.0}
-    full = {"reps": 100, "rounds": 3, "warmup": 10, "max_ms": 1000.0}
+    full = {"reps": 100, "rounds": 4, "warmup": 10, "max_ms": 500.0}
     for key, v in (quick if a.quick else full).items():
         if getattr(a, key) is None:
             setattr(a, key, v)

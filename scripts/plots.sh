@@ -1,37 +1,38 @@
 #!/usr/bin/env bash
-# Draws the charts of one GPU's reference reports (bench/results/<gpu>/<suite>_<dtype>.csv or .json,
-# as bench/run_reference.sh writes them) with `pipegemm plot`, into docs/plots/<gpu>_*.svg. No GPU.
-#   usage: scripts/plots.sh [path/to/pipegemm] [gpu]      (defaults: build/release/pipegemm, h200)
-set -euo pipefail
+# Draws docs/plots/<gpu>_<suite>_<dtype>.svg from the reference reports in bench/results/<gpu>/
+# (no GPU): `pipegemm plot` on each report's .json (else .csv) --
+#   random, llm   ratio: auto against the best cuBLAS of the same run, shapes sorted
+#   compute       tflops: auto and both cuBLAS peers per shape
+#   memory        roofline: under the bandwidth of the device copy the run measured
+# A report kept as markdown only is skipped with a note (bench/run_reference.sh writes all three).
+#   usage: scripts/plots.sh [path/to/pipegemm]   (default build/release/pipegemm)
+set -uo pipefail
 cd "$(dirname "$0")/.."
 PG=${1:-build/release/pipegemm}
-GPU=${2:-h200}
-R=bench/results/$GPU
-NAME=$(printf '%s' "$GPU" | tr '[:lower:]' '[:upper:]')
+[ -x "$PG" ] || { echo "scripts/plots.sh: no $PG (build first, or pass the CLI's path)" >&2; exit 2; }
 mkdir -p docs/plots
-
-# The report of a suite and dtype, in a format `pipegemm plot` reads.
-report() {
-  local ext
-  for ext in csv json; do
-    if [[ -f $R/$1.$ext ]]; then echo "$R/$1.$ext"; return 0; fi
+RC=0
+for dir in bench/results/*/; do
+  gpu=$(basename "$dir")
+  [ "$gpu" = evidence ] && continue
+  GPU=$(echo "$gpu" | tr 'a-z' 'A-Z')
+  for t in f16 bf16; do
+    T=$(echo "$t" | tr 'a-z' 'A-Z')
+    for s in random llm compute memory; do
+      src=""
+      for ext in json csv; do [ -f "$dir${s}_$t.$ext" ] && { src=$dir${s}_$t.$ext; break; }; done
+      if [ -z "$src" ]; then
+        [ -f "$dir${s}_$t.md" ] && echo "skipped $dir${s}_$t: markdown only (bench/run_reference.sh writes .json)"
+        continue
+      fi
+      out=docs/plots/${gpu}_${s}_$t.svg
+      case "$s" in
+        random|llm) args=(--kind ratio --only auto --title "$s suite, $T: auto against the best cuBLAS ($GPU)") ;;
+        compute) args=(--kind tflops --title "compute-bound suite, $T: auto and the cuBLAS peers ($GPU)") ;;
+        memory) args=(--kind roofline --title "memory-bound suite, $T: auto and the cuBLAS peers on the roofline ($GPU)") ;;
+      esac
+      "$PG" plot "$src" "${args[@]}" -o "$out" > /dev/null && echo "$out  <- $src" || RC=1
+    done
   done
-  echo "scripts/plots.sh: no $R/$1.csv or $R/$1.json (bench/run_reference.sh writes them)" >&2
-  return 1
-}
-
-for dtype in f16 bf16; do
-  if [[ $dtype == f16 ]]; then D=FP16; else D=BF16; fi
-  # auto against the best cuBLAS, shape by shape (geomean and worst in the legend).
-  for suite in compute llm random; do
-    f=$(report "${suite}_$dtype")
-    case $suite in compute) label=compute-bound ;; llm) label=LLM ;; *) label=$suite ;; esac
-    "$PG" plot "$f" --kind ratio --only auto -o "docs/plots/${GPU}_${suite}_${dtype}_auto.svg" \
-      --title "$label suite, $D: auto against the best cuBLAS ($NAME)"
-  done
-  # The memory-bound suite on the roofline: the bandwidth ceiling is the device copy the report
-  # timed beside the kernels (bench --same-bytes-copy), else the GPU table's DRAM bandwidth.
-  f=$(report "memory_$dtype")
-  "$PG" plot "$f" --kind roofline -o "docs/plots/${GPU}_memory_${dtype}_roofline.svg" \
-    --title "memory-bound suite, $D: auto and cuBLAS on the $NAME roofline"
 done
+exit $RC
