@@ -6,7 +6,7 @@
 #
 # For each suite (bench/suites/<suite>.txt) and dtype, `pipegemm bench --kernel auto`: auto (what a
 # user's call runs) beside both cuBLAS peers, cublasGemmEx and cuBLASLt (its heuristic's candidates
-# timed at first use, the fastest kept), in one process on the same rotated buffers; D in the input
+# timed before the run, the fastest kept), in one process on the same rotated buffers; D in the input
 # type; the memory suite also times a device copy of each shape's bytes (its roofline). Each report
 # as <suite>_<dtype>.md, .csv and .json: GPU, driver, CUDA, cuBLAS and pipegemm versions, the date
 # and the exact command inside. Then bench/torch_bench.py (pipegemm.torch.linear against F.linear,
