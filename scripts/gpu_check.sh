@@ -44,6 +44,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 mkdir -p "$OUT"
+for f in gpu_tests verify fuzz python; do : > "$OUT/$f.log"; done
 T0=$(date +%s)
 ROWS=()
 FAILED=0
@@ -65,7 +66,7 @@ logged() {
 
 {
   echo "# date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader
   nvcc --version 2>/dev/null | tail -1
   echo "# commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
 } > "$OUT/build.log" 2>&1
@@ -117,13 +118,15 @@ if [ "$FUZZ" -gt 0 ]; then
   done
   wait
   rc=0
+  what=""
   : > "$OUT/fuzz.log"
   for ty in f16 bf16 i8 f32; do
     { echo; echo "\$ $PG fuzz --count $FUZZ --seed $SEED --dtype $ty"; cat "$OUT/fuzz_$ty.tmp"; } >> "$OUT/fuzz.log"
     grep -q "^# exit 0$" "$OUT/fuzz_$ty.tmp" || rc=1
+    what+="$ty $(grep -oE '[0-9]+ mismatch' "$OUT/fuzz_$ty.tmp" | tail -1 | cut -d' ' -f1), "
     rm -f "$OUT/fuzz_$ty.tmp"
   done
-  row "fuzz, $FUZZ a type" $rc "$(grep -hE 'mismatch' "$OUT/fuzz.log" | tail -4 | tr '\n' ';')" $(( $(date +%s) - t ))
+  row "fuzz, $FUZZ a type" $rc "mismatches: ${what%, }" $(( $(date +%s) - t ))
 fi
 
 # 5. The Python package: its tests with the C++ torch ops, where built, and with the Python ones.
@@ -145,6 +148,6 @@ if [ "$PY_TESTS" = 1 ]; then
   fi
 fi
 
-ROWS+=("$(printf '%-26s %-5s %6ss  %s' total "$([ $FAILED -eq 0 ] && echo PASS || echo FAIL)" $(( $(date +%s) - T0 )) "$(head -3 "$OUT/build.log" | tail -1)")")
+ROWS+=("$(printf '%-26s %-5s %6ss  %s' total "$([ $FAILED -eq 0 ] && echo PASS || echo FAIL)" $(( $(date +%s) - T0 )) "$(sed -n 2p "$OUT/build.log")")")
 printf '%s\n' "${ROWS[@]}" | tee "$OUT/summary.txt"
 exit $FAILED
