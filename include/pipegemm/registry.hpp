@@ -15,8 +15,10 @@ struct TileConfig {
   int bm = 0, bn = 0, bk = 0;   // CTA tile (BM,BN,BK)
   int stages = 0;               // shared-memory ring slots (1 = single buffer, 0 = no smem)
   int threads = 0;              // threads per CTA
-  int smem_bytes = 0;           // dynamic shared memory per CTA, barriers included
+  int smem_bytes = 0;           // shared memory per CTA, barriers included (dynamic unless smem_static)
   int mma_m = 0, mma_n = 0, mma_k = 0;  // one MMA instruction's shape (k_block width = mma_k)
+  bool smem_static = false;     // smem_bytes is a __shared__ array of the kernel, not dynamic (shortk)
+  int dynamic_smem() const { return smem_static ? 0 : smem_bytes; }
 };
 
 // What a kernel can take. Checked by check_variant() before any launch.

@@ -45,6 +45,7 @@ struct ShortKVariant {
     Variant v = kernel_entry<Types>(name, "shortk", 1,
                                     {Cfg::BM, Cfg::BN, Cfg::KMAX, /*stages=*/1, Cfg::kNumThreads, Cfg::kSmemBytes, 0, 0, 0},
                                     Cfg::kMechanism);
+    v.tile.smem_static = true;  // one __shared__ array (kernel.cuh), launched with no dynamic smem
     Requirements& r = v.req;
     r.max_k = Cfg::KMAX;
     r.ptr_align_bytes = int(sizeof(TA));  // element loads; D: vectors where its rows allow, else elements

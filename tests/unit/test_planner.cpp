@@ -505,3 +505,24 @@ TEST(PlannerCli, PlanOfAHopperTileSaysWhereItsOperandBytesGo) {
   EXPECT_EQ(j["byte_budget"]["read_bytes"].get<double>(), 131072.0) << r.out;
   EXPECT_EQ(j["byte_budget"]["smem_per_clk"].get<int>(), 128) << r.out;
 }
+
+// A kernel whose shared memory is one __shared__ array (shortk) launches with no dynamic smem: the
+// planner must count that array once (as static), not as dynamic smem plus cuobjdump's static.
+TEST(PlannerStaticSmem, ShortKArrayCountedOnceAsStatic) {
+  int seen = 0;
+  for (const Variant& v : variants()) {
+    if (v.family != "shortk") continue;
+    ++seen;
+    ASSERT_TRUE(v.tile.smem_static) << v.name;
+    const KernelDesc k = kernel_from_variant(v);
+    EXPECT_EQ(k.static_smem, v.tile.smem_bytes) << v.name;
+    EXPECT_EQ(v.tile.dynamic_smem(), 0) << v.name;
+    EXPECT_EQ(smem_bytes(k, k.stages), 0) << v.name << ": the array counted as dynamic smem too";
+  }
+  EXPECT_GT(seen, 0) << "no shortk variant registered";
+  for (const Variant& v : variants())
+    if (v.family == "k5_ws_tma_wgmma") {
+      EXPECT_FALSE(v.tile.smem_static) << v.name;
+      EXPECT_EQ(v.tile.dynamic_smem(), v.tile.smem_bytes) << v.name;
+    }
+}

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,6 +63,12 @@ class VerifySession {
   // Through auto, as a user's call runs: GemmCall's choice and, where a cuBLAS peer finds no
   // algorithm at launch, its fallback to our kernels. variant: "auto -> " + the choice.
   VerifyOutcome verify_auto();
+  // Runs `launch` on the session's operands (D poisoned first) in place of a variant -- a CUDA
+  // graph captured around a call, its replay -- then checks D against the reference as verify() does.
+  VerifyOutcome verify_launch(const std::string& label, const std::function<Status(const Operands& x)>& launch);
+  // New inputs (of the first inputs' sizes) into the same device buffers: a graph captured on them
+  // replays on the new values; the reference is recomputed.
+  Status reload(HostInputs inputs);
   const Tolerance& tolerance() const { return tol_; }
   const Problem& problem() const { return p_; }
   bool c_in_place() const { return in_place_; }

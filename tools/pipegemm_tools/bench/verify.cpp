@@ -138,8 +138,36 @@ VerifyOutcome VerifySession::verify(const Variant& v) { return run(&v); }
 VerifyOutcome VerifySession::verify_auto() { return run(nullptr); }
 
 VerifyOutcome VerifySession::run(const Variant* v) {
+  std::string label = v ? v->name : "auto";
+  return verify_launch(label, [&](const Operands& x) {
+    GemmCall call;
+    Status s = v ? GemmCall::make(p_, *v, x, &call) : GemmCall::make(p_, "auto", x, &call);
+    if (!v && s.ok()) label = "auto -> " + call.variant().name;
+    return s.ok() ? call.launch(x, nullptr) : s;
+  });
+}
+
+Status VerifySession::reload(HostInputs inputs) {
+  if (inputs.A.size() != in_.A.size() || inputs.B.size() != in_.B.size() || inputs.C.size() != in_.C.size() ||
+      inputs.bias.size() != in_.bias.size() || inputs.offset_elements != in_.offset_elements)
+    return Status::error(StatusCode::invalid_argument, "reload: the new inputs must have the first inputs' sizes");
+  in_ = std::move(inputs);
+  ref_.clear();
+  Status s = detail::cuda_status(cudaMemcpy(dA_, in_.A.data(), a_bytes_, cudaMemcpyHostToDevice), "reload A");
+  if (s.ok()) s = detail::cuda_status(cudaMemcpy(dB_, in_.B.data(), b_bytes_, cudaMemcpyHostToDevice), "reload B");
+  if (s.ok() && dC_) s = detail::cuda_status(cudaMemcpy(dC_, in_.C.data(), in_.C.size(), cudaMemcpyHostToDevice), "reload C");
+  if (s.ok() && dBias_)
+    s = detail::cuda_status(cudaMemcpy(dBias_, in_.bias.data(), in_.bias.size(), cudaMemcpyHostToDevice), "reload bias");
+  if (s.ok() && in_place_) {
+    const int64_t off = in_.offset_elements;
+    initial_d(p_, in_.C.data() + bytes_of(off, *p_.c_type), true, &d_init_);
+    d_init_.insert(d_init_.begin(), d_off_bytes_, poison_byte(p_.d_type));
+  }
+  return s;
+}
+
+VerifyOutcome VerifySession::verify_launch(const std::string& label, const std::function<Status(const Operands&)>& launch) {
   VerifyOutcome o;
-  o.variant = v ? v->name : "auto";
   o.status = in_place_ ? detail::cuda_status(cudaMemcpy(dD_, d_init_.data(), d_bytes_, cudaMemcpyHostToDevice), "fill D with C")
                        : detail::cuda_status(cudaMemset(dD_, poison_byte(p_.d_type), d_bytes_), "poison D");
   if (!o.status.ok()) return o;
@@ -152,10 +180,8 @@ VerifyOutcome VerifySession::run(const Variant* v) {
   x.d = static_cast<uint8_t*>(dD_) + d_off_bytes_;
   if (p_.reads_c()) x.c = in_place_ ? x.d : past(dC_, *p_.c_type);
   if (p_.bias != Bias::none) x.bias = past(dBias_, *p_.bias_type);
-  GemmCall call;
-  o.status = v ? GemmCall::make(p_, *v, x, &call) : GemmCall::make(p_, "auto", x, &call);
-  if (!v && o.status.ok()) o.variant = "auto -> " + call.variant().name;
-  if (o.status.ok()) o.status = call.launch(x, nullptr);
+  o.status = launch(x);
+  o.variant = label;
   if (!o.status.ok()) return o;
   o.status = detail::cuda_status(cudaDeviceSynchronize(), o.variant.c_str());
   if (!o.status.ok()) return o;

@@ -64,7 +64,10 @@ KernelDesc kernel_from_variant(const Variant& v) {
   k.cluster_n = v.mech.cluster_n;
   // The registered smem is authoritative at the kernel's own stage count; whatever it holds
   // beyond the ring (epilogue staging, alignment) is carried as a constant to other counts.
-  k.extra_smem = v.tile.smem_bytes - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));
+  // A kernel's static __shared__ array (smem_static) is static_smem, counted once: cuobjdump's
+  // reading of it, where taken, replaces this value rather than adding to it.
+  k.extra_smem = v.tile.dynamic_smem() - (k.pipeline == PipelineKind::none ? 0 : k.stages * ring_bytes_per_stage(k));
+  if (v.tile.smem_static) k.static_smem = v.tile.smem_bytes;
   return k;
 }
 
@@ -226,7 +229,7 @@ Ranking rank_variants(const ArchSpec& a, long long m, long long n, long long k, 
     rv.v = &v;
     rv.kernel = kernel_from_variant(v);
     if (regs_for) rv.kernel.regs_per_thread = regs_for(v, a, &rv.kernel.regs_source);
-    rv.occ = occupancy(a, v.tile.threads, v.tile.smem_bytes, rv.kernel.regs_per_thread,
+    rv.occ = occupancy(a, v.tile.threads, v.tile.dynamic_smem(), rv.kernel.regs_per_thread,
                        rv.kernel.static_smem, rv.kernel.barriers);
     if (!rv.occ.error.empty() || rv.occ.blocks <= 0) {
       reject("does not fit one SM of " + a.name + ": " + (rv.occ.error.empty() ? "0 blocks" : rv.occ.error));
