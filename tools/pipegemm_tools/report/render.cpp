@@ -3,6 +3,7 @@
 #include <cctype>
 #include <sstream>
 
+#include "pipegemm/pipegemm.hpp"
 #include "pipegemm_tools/report/json.hpp"
 
 namespace pipegemm::report {
