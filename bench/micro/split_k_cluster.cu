@@ -3,11 +3,11 @@
 // before it becomes a registered k5 form.
 //
 // Why: at M = 128 a (BM, BN) tile re-reads all of A (M x K) once per column of tiles, so the L2
-// moves |W| (1 + M / BN) bytes; with 64x64 tiles (cuBLAS's pick, ncu in session 21) that is ~3x the
+// moves |W| (1 + M / BN) bytes; with 64x64 tiles (cuBLAS's pick, read with ncu) that is ~3x the
 // weight, and both cuBLAS and our 64x64 ping-pong sit at ~55% of the copy bandwidth on
 // 128x4096x4096. A wide tile (BN = 128 or 256) moves 1.5-2x, but makes 16-32 tiles for 132 SMs; k5's
-// stream-K fills them through a global workspace that one finisher reads back (fan-in 8: slower,
-// session 15). Here the SPLIT CTAs of one tile form a cluster, each takes K / SPLIT of the k_tiles,
+// stream-K fills them through a global workspace that one finisher reads back (fan-in 8: slower;
+// docs/hopper.md). Here the SPLIT CTAs of one tile form a cluster, each takes K / SPLIT of the k_tiles,
 // writes its fp32 tile into its own (drained) ring, and after a cluster barrier CTA r adds rows
 // r * 128 / SPLIT.. of all SPLIT partial tiles in rank order (deterministic: bit for bit the same
 // every run) and stores them. No workspace, no flags, every CTA reduces a share.

@@ -10,7 +10,7 @@
 // (K / 16 x N / 128 x 4 registers) and N / 128 x 32 accumulators, and write their D^T blocks as rows of
 // D through stmatrix.trans into 128-byte-swizzled staging for a TMA store. FP16.
 // (Its first form read W from global memory, 4-byte loads a fragment register: 8 us of fixed start
-// against the same-bytes memcpy's 3.6 on the H100, bench/results/2026-12-05_h100_s26_call6_*.)
+// against the same-bytes memcpy's 3.6 on the H100; docs/hopper.md, "Tried and rejected".)
 // Prints, in one run: % of the 1 GiB device copy's bandwidth for the prototype at several ring
 // depths and for a memcpy of the same bytes (bench's --same-bytes-copy), back to back, median of
 // 15 groups of 20 launches over 3 rotating buffer sets (past the L2); every 7th row of D (and the

@@ -37,7 +37,7 @@ class Backend(unittest.TestCase):
     def test_the_cpp_library_exports_nothing_and_links_torch(self):
         # As the extension (tests/package/python_test.cmake): no symbol of its own, nor of a static
         # libstdc++, may interpose on torch's. libstdc++ is linked shared where the toolchain does so;
-        # the H200 image's links it statically whatever the link line says (sessions 6 and 7), which
+        # the GPU machines' image links it statically whatever the link line says, which
         # is safe only because nothing is exported -- the check that matters, made first.
         so = _pgt()._cpp_library()
         if not os.path.exists(so):

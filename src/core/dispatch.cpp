@@ -68,11 +68,11 @@ bool bucket_place(const std::string& b, BucketPlace* out) {
 // replay (`pipegemm tune --replay`, docs/dispatch.md): over the shipped H200 table left out entry
 // by entry and a held-out suite against it, these constants did best of those tried; moving each
 // neighbour's time by the cost model's change of standing between the shapes did worse
-// (bench/results/2026-12-04_h200_s16_call3_*).
+// (bench/results/evidence/auto_neighbour_constants_replay_h200.log).
 // A variant bounded by the shape (skinny: min(M, N) <= its max_thin; shortk: K <= its max_k) is
 // scored over the neighbours it could run on: counting the others against it (they never time it)
 // left the 8-row skinny out wherever most neighbours had 9-32 rows, and auto took the 16- or 32-row
-// form at 1.2-1.6x its time (session 31, bench/results/2026-12-06_h100_s31_call4_thin_misaligned_*).
+// form at 1.2-1.6x its time (H100, thin misaligned suite; docs/skinny.md).
 // kMinCoverage: the share of the neighbours' weight such a variant must still have, so that one far
 // shape does not decide.
 // A tuned shape "MxNxK" as the kernels saw it (all 0 if it does not read as one: no variant is then
@@ -104,8 +104,8 @@ constexpr double kPeerShare = 1.02;
 // Our fastest kernel only where it beats the fastest peer by kPeerShare, otherwise that peer. A
 // tie costs nothing against cuBLAS when cuBLAS runs it; ours in a tie loses in the next process as
 // often as it wins (same kernel, two runs: up to 10% apart under the 700 W cap). Measured (H200,
-// session 15, LLM suite): with ours kept within 3% of a peer, those shapes ran at 0.975 (FP16) /
-// 0.985 (BF16) of best cuBLAS back to back and 0.972 / 0.977 in bursts (bench/results/2026-12-03_h200_s15_*).
+// LLM suite): with ours kept within 3% of a peer, those shapes ran at 0.975 (FP16) / 0.985 (BF16)
+// of best cuBLAS back to back and 0.972 / 0.977 in bursts (docs/dispatch.md, "Tried and rejected").
 std::string pick_best(const std::vector<std::pair<std::string, double>>& timed) {
   const std::pair<std::string, double>*ours = nullptr, *peer = nullptr;  // the fastest of each
   for (const auto& t : timed) {

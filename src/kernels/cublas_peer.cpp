@@ -2,8 +2,8 @@
 // peer every kernel is measured against, and a candidate auto may choose. Any layout, any shape
 // cuBLAS takes, alpha and beta with C in place; the same buffers as our kernels.
 // Reduced-precision split-K reductions (partial sums in fp16 / bf16) are disallowed: with them
-// cuBLAS's default math put bf16 results 10-40x past the bf16 tolerance (fuzz, H200,
-// bench/results/2026-12-01_h200_dispatch_tune.log), and auto must be as exact as our kernels.
+// cuBLAS's default math put bf16 results 10-40x past the bf16 tolerance (fuzz, H200; docs/dispatch.md),
+// and auto must be as exact as our kernels.
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -88,7 +88,7 @@ Status launch_cublas(const Problem& p, const Operands& x, cudaStream_t s) {
                                     CUBLAS_GEMM_DEFAULT);
   }
   // NOT_SUPPORTED launched nothing (int8 wants leading dimensions and pointers cuBLAS can vector-load,
-  // fuzz, session 7): a refusal, so auto's call falls back to our kernels (GemmCall::launch).
+  // found by fuzz): a refusal, so auto's call falls back to our kernels (GemmCall::launch).
   if (st != CUBLAS_STATUS_SUCCESS)
     return Status::error(st == CUBLAS_STATUS_NOT_SUPPORTED ? StatusCode::not_supported : StatusCode::cuda_error,
                          std::string(p.batch == 1 ? "cublasGemmEx: " : "cublasGemmStridedBatchedEx: ") +
@@ -102,13 +102,12 @@ namespace {
 // cuBLASLt alike: wrong sums -- short by about 8 products (errors ~3 on values ~50) -- for K =
 // 15368, 16136 and 20488 with M x N from 1 x 32 to 128 x 128 (and 8 x 256); right for K = 4104,
 // 8200, 12296, 13320, 14344, 15880, 16392, 24584, 32776 (K = 8 mod 16 as well), for 16128, 16140,
-// 16144, and for 1024 x 1024 x 16136 (fuzz then verify, session 13:
-// bench/results/2026-12-03_h200_s13_call{4,5,6,7}_*). Session 21's fuzz found one more below the
-// envelope of then (K >= 15000): 24x40x13448, bf16 in, f32 out, cuBLASLt as auto's choice
-// (bench/results/2026-12-05_h200_s21_call7_fuzz_bf16.log). The pattern inside is not known and
-// single right probes prove little, so the envelope now starts well below every failure seen:
-// K = 8 mod 16, K >= 8192, M N <= 512 x 512. auto runs one of ours there (k5's f32-out form
-// verified on the session-13 problem, call 5).
+// 16144, and for 1024 x 1024 x 16136 (fuzz then verify: bench/results/evidence/
+// cublas_wrong_sums_k_probe_h200.log). A later fuzz found one more below K = 15000: 24x40x13448,
+// bf16 in, f32 out, cuBLASLt as auto's choice. The pattern inside is not known and single right
+// probes prove little, so the envelope starts well below every failure seen: K = 8 mod 16,
+// K >= 8192, M N <= 512 x 512. auto runs one of ours there (k5's f32-out form verified on
+// 8x32x16136).
 const char* short_sums_at_k_8_mod_16(const Problem& p) {
   if (p.k % 16 == 8 && p.k >= 8192 && p.m * p.n <= 512 * 512)
     return "cuBLAS 13.1 returned wrong sums on the H200 for K = 8 mod 16 from K = 13448 with M N <= 512 x 512 "
@@ -138,7 +137,7 @@ Variant peer(const char* name, const char* family, LaunchFn launch, DType in, DT
   if (launch == &launch_cublaslt) {
     // A C descriptor of its own (pointer, ldc, stride) -- but not for an integer GEMM (int32
     // compute): there its heuristic candidates returned wrong int32 sums for a C apart on the H200
-    // (6 of 242 runs in a fuzz of 1,000 int8 problems, session 12: NN / NT / TT, C with its own
+    // (6 of 242 runs in a fuzz of 1,000 int8 problems: NN / NT / TT, C with its own
     // ldc, wrong from the 17th row or column on, e.g. 400x80x192 NT alpha 3 beta 2 ldc 128 ldd
     // 144), so it reads C only in place, as cublasGemmEx does, and auto runs one of ours.
     r.c_apart = acc != DType::i32;

@@ -163,7 +163,7 @@ TEST(AutoCandidates, ByNameVariantsJoinOnlyWhenNamedInPipegemmAutoAlso) {
   unsetenv("PIPEGEMM_AUTO_ALSO");
 }
 
-// Session 22: a verified variant that wins on some shapes and loses on others (the wide tile,
+// A verified variant that wins on some shapes and loses on others (the wide tile,
 // stream-K, the 64x256 ping-pong) is a candidate only through its own problem's tune entry -- tune
 // times it, auto's cache step takes it -- and never by a guess: the neighbours and the model leave it.
 TEST(AutoCandidates, TunedOnlyVariantsComeFromTheirOwnTuneEntryNeverFromAGuess) {
@@ -310,7 +310,7 @@ TEST(AutoChoice, ModelTakesCublasWhereOurOnlyKernelIsAFarLowerRung) {
   EXPECT_TRUE(contains(c.why, "wave")) << c.why;
 }
 
-// beta * C: our epilogues wait for C's tile after the mainloop, cuBLAS hides its read (session 21:
+// beta * C: our epilogues wait for C's tile after the mainloop, cuBLAS hides its read (H200:
 // k5 1.071-1.075 of its plain time at 4096^3 BF16 with C = D, cuBLASLt 0.99-1.00 of its own). The
 // model charges ours that wait, so where k5 and cuBLAS tie plain, beta C goes to cuBLAS.
 TEST(CostModel, BetaCCostsOurEpilogueAWaitAndCublasOnlyItsBytes) {
@@ -511,7 +511,7 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
 
 // A thin variant is scored over the neighbours it could have run on: the 8-row skinny form, never
 // timed where min(M, N) > 8, still wins an M = 4 problem on the strength of the M = 4 neighbour
-// where it ran fastest; counting the nearer M = 12 neighbours against it left it out (session 31).
+// where it ran fastest; counting the nearer M = 12 neighbours against it left it out.
 TEST(AutoChoice, ThinVariantsAreScoredOnlyOverTheNeighboursTheyCouldRunOn) {
   const std::string s8 = "skinny_f16_8x32x256_w4", s32 = "skinny_f16_32x32x128_w4", lt = "cublaslt_f16";
   TuneTables tabs;
@@ -783,12 +783,12 @@ TEST(PackedVariant, TakesAnyAlignmentItsKernelRefusesAndCostsItsCopies) {
   EXPECT_GT(copied.pack_bytes, 2.0 * 4096 * 4095 * 2 * 2);  // A and B, read and written
   EXPECT_GT(copied.us, plain.us + 20);
   EXPECT_LT(copied.us, plain.us * 1.5);
-  // An auto (and tune) candidate since it was timed on the H200 (session 10).
+  // An auto (and tune) candidate: timed on the H200 (docs/any_alignment.md).
   EXPECT_TRUE(packed->auto_candidate);
   bool offered = false;
   for (const Variant* c : accepting_variants(odd, 90, nullptr, nullptr, nullptr)) offered |= c == packed;
   EXPECT_TRUE(offered);
-  // Beyond the plain TN GEMM (session 22; verified on the H200 in session 24): auto's too.
+  // Beyond the plain TN GEMM (verified on the H200): auto's too.
   Problem general = odd;
   general.a_layout = Layout::ColMajor, general.lda = 4096;  // NN, A stored (K, M)
   general.bias = Bias::per_col, general.activation = Activation::gelu_tanh;
