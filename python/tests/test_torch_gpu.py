@@ -265,9 +265,9 @@ class Deployment(unittest.TestCase):
                                  f"bound {bound:.3g} = {DEPLOY_TOL[dtype]:.3g} * max |ref| {scale:.3g})")
 
     def test_linear_replays_under_torch_cuda_graph_on_new_inputs(self):
-        # Each case its own graph. Half the cases run the op eagerly on a side stream first (torch's
-        # recipe); in the others the first call of the shape in the process is the captured one: a
-        # choice not made yet is made inside the capture, without measuring. Before each replay the
+        # Each case its own graph. At M = 3 and 16 the op runs eagerly on a side stream first (torch's
+        # recipe); at the other batch sizes the first call of the problem in the process is the
+        # captured one: a choice not made yet is made inside the capture, without measuring. Before each replay the
         # static output is poisoned with NaN and the static input (then also the weight and bias)
         # gets new random values: the replay must read them and write every element.
         pgt = self.pgt
