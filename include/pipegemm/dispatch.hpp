@@ -133,11 +133,12 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, const TuneTables& tables);
 // Step 2 alone: among cands, the one with the lowest weighted mean log(time / fastest) (plus half
 // its worst) over the nearest (up to 8, within 5 octaves) entries of `tables` for dev's GPU with
-// key's types, layouts and bucket rest (alignment, batch, epilogue), not key's own bucket; a peer
+// key's types, layouts and bucket rest (alignment, batch, epilogue), not key's own bucket (unless
+// with_own_bucket: the plain GEMM's entries standing in for an epilogue no table timed); a peer
 // is favoured by tune's 2%, and cublasGemmEx yields to cuBLASLt. Null where no neighbour timed
 // a candidate; why gets the numbers.
 const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const std::vector<const Variant*>& cands,
-                                const TuneTables& tables, std::string* why);
+                                const TuneTables& tables, std::string* why, bool with_own_bucket = false);
 // A tune entry's choice among timed (name, us) pairs: our fastest only where it beats the fastest
 // cuBLAS peer by 2%, otherwise that peer (dispatch.cpp says why); "" for no pairs. tune stores it,
 // `tune --repick` re-applies it, and auto applies it to an entry's candidates when the stored pick

@@ -353,7 +353,7 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
 }
 
 const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const std::vector<const Variant*>& cands,
-                                const TuneTables& tables, std::string* why) {
+                                const TuneTables& tables, std::string* why, bool with_own_bucket) {
   BucketPlace here;
   if (!bucket_place(key.bucket, &here)) return nullptr;
   struct Near { double d, w, fastest; const TuneEntry* e; ShapeMNK shape; };
@@ -362,7 +362,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     for (const TuneEntry& e : t.entries()) {
       BucketPlace at;
       if (e.key.gpu != dev.name || e.key.types != key.types || e.key.layouts != key.layouts || e.timed.empty() ||
-          e.key.bucket == key.bucket || !bucket_place(e.key.bucket, &at) || at.rest != here.rest ||
+          (e.key.bucket == key.bucket && !with_own_bucket) || !bucket_place(e.key.bucket, &at) || at.rest != here.rest ||
           (at.m == 0) != (here.m == 0) || (at.n == 0) != (here.n == 0))  // M or N = 1: cuBLAS's GEMV
         continue;
       const double d = std::hypot(double(at.m - here.m), double(at.n - here.n), double(at.k - here.k));
@@ -472,6 +472,21 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, c
     c.source = "neighbours";
     c.why = "neighbours (no tune entry for bucket " + key.bucket + stale + "): " + c.why + warn;
     return c;
+  }
+  // 2b. an epilogue no nearby entry timed (the tables hold few): the plain GEMM's neighbours, among
+  // the candidates that fuse this epilogue. Our kernels fuse bias and activation for a few percent
+  // of their plain time, so the kernel that led the plain shapes around it leads here too; the cost
+  // model alone put a 128-row k5 on a 16-row bias + GELU problem (16x9216x3072) at 1.3x torch's
+  // unfused pair.
+  if (const size_t e = key.bucket.find(".e"); e != std::string::npos && p.batch == 1) {
+    TuneKey plain = key;
+    plain.bucket = key.bucket.substr(0, e);
+    if (const Variant* v = neighbour_choice(dev, plain, guess, tables, &c.why, true)) {
+      c.variant = v;
+      c.source = "neighbours";
+      c.why = "neighbours of the plain GEMM (no tuned entry near bucket " + key.bucket + stale + "): " + c.why + warn;
+      return c;
+    }
   }
 
   // 3. model

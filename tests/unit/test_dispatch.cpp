@@ -509,6 +509,30 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
   EXPECT_EQ(choose_auto(problem(DType::f16, 3, 4096, 4096), h200(), nullptr, nullptr, nullptr, two).source, "neighbours");
 }
 
+// An epilogue no table timed near (bias + GELU at decode sizes): the plain GEMM's neighbours choose
+// among the candidates that fuse it -- its own plain bucket included -- not the cost model alone.
+TEST(AutoChoice, AnUntimedEpilogueFollowsThePlainNeighboursAmongTheFusingCandidates) {
+  const std::string s16 = "skinny_f16_16x32x256_w4", lt = "cublaslt_f16";
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  TuneEntry plain = entry(problem(DType::f16, 16, 9216, 3072), "NVIDIA H200", "cublas_f16");
+  plain.timed = {{"cublas_f16", 20.0}, {s16, 20.5}, {lt, 24.0}};  // GemmEx fuses nothing: skinny next
+  tabs.tables[0].put(plain);
+  Problem fused = problem(DType::f16, 16, 9216, 3072);
+  fused.bias = Bias::per_col;
+  fused.activation = Activation::gelu_tanh;
+  fused = fused.normalized();
+  const Choice c = choose_auto(fused, h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(c.variant, nullptr) << c.why;
+  EXPECT_EQ(c.source, "neighbours") << c.why;
+  EXPECT_EQ(c.variant->name, s16) << c.why;
+  EXPECT_TRUE(contains(c.why, "plain GEMM")) << c.why;
+  // A batch keeps to its own key (the plain entries of one product say little of many).
+  Problem batched = fused;
+  batched.batch = 4;
+  EXPECT_NE(choose_auto(batched.normalized(), h200(), nullptr, nullptr, nullptr, tabs).source, "neighbours");
+}
+
 // A thin variant is scored over the neighbours it could have run on: the 8-row skinny form, never
 // timed where min(M, N) > 8, still wins an M = 4 problem on the strength of the M = 4 neighbour
 // where it ran fastest; counting the nearer M = 12 neighbours against it left it out.
