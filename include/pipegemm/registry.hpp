@@ -157,7 +157,9 @@ class GemmCall {
  public:
   static Status make(const Problem& p, std::string_view variant, const Operands& x, GemmCall* out);
   static Status make(const Problem& p, const Variant& v, const Operands& x, GemmCall* out);
-  Status launch(const Operands& x, cudaStream_t_ stream) const;
+  Status launch(const Operands& x, cudaStream_t_ stream) const { return launch(x, stream, nullptr); }
+  // ran: the name of the variant that ran -- variant(), or the kernel of ours a peer fell back to.
+  Status launch(const Operands& x, cudaStream_t_ stream, std::string* ran) const;
   // The same with no C or bias (beta = 0, no bias).
   static Status make(const Problem& p, std::string_view variant, const void* A, const void* B,
                      const void* D, GemmCall* out);

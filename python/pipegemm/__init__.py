@@ -96,12 +96,13 @@ def gemm(a, b, out=None, *, variant="auto", acc=None, out_dtype=None, stream=Non
     return out
 
 
-def prepare(problems, *, force=False, reps=20, rounds=3, stream=None):
+def prepare(problems, *, force=False, reps=20, rounds=3, prune=3.0, c_in_place=False, stream=None):
     """Times auto's candidates -- pipegemm's kernels, cublasGemmEx and each of cuBLASLt's heuristic
     algorithms -- for each problem on the current CUDA device, and keeps the fastest for the problem's
     shape bucket, so calls afterwards (a new batch size in the same bucket too) run it without
     measuring. problems: dicts with m, n, k and optionally dtype ("f16", "bf16", "f32", "i8"),
-    out_dtype, layout ("TN": x (M,K) @ w (N,K)^T, F.linear's), bias (bool), activation, batch.
+    out_dtype, layout ("TN": x (M,K) @ w (N,K)^T, F.linear's), alpha, beta (C apart from D unless
+    c_in_place), bias (bool), activation, batch.
     Not inside a CUDA graph capture. Returns a dict per problem (shape, bucket, best, best_us,
     timed, cached, error)."""
     if stream is None:
@@ -111,4 +112,5 @@ def prepare(problems, *, force=False, reps=20, rounds=3, stream=None):
             stream = torch.cuda.current_stream().cuda_stream if torch.cuda.is_available() else 0
         except ImportError:
             stream = 0
-    return _prepare(list(problems), force=bool(force), reps=int(reps), rounds=int(rounds), stream=int(stream))
+    return _prepare(list(problems), force=bool(force), reps=int(reps), rounds=int(rounds), prune=float(prune),
+                    c_in_place=bool(c_in_place), stream=int(stream))

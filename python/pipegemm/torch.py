@@ -83,9 +83,10 @@ def _tn(a: Tensor, b_nk: Tensor, *, alpha: float = 1.0, beta: float = 0.0, c: Op
     """activation(alpha * a (M,K) @ b_nk (N,K)^T + beta * c + bias) through pipegemm's auto, fused."""
     out = torch.empty((a.shape[0], b_nk.shape[0]), dtype=_out_dtype(a), device=a.device)
     # detach(): DLPack refuses tensors that require grad; autograd is the op's own (below).
+    # The workspace, when the kernel needs one, from torch's caching allocator (graph-safe).
     gemm_into(_strided(a.detach()), _strided(b_nk.detach()), out, stream=torch.cuda.current_stream(a.device).cuda_stream,
               alpha=alpha, beta=beta, c=None if c is None else c.detach(), bias=None if bias is None else bias.detach(),
-              activation=activation)
+              activation=activation, workspace=lambda n: torch.empty(n, dtype=torch.uint8, device=a.device))
     return out
 
 
@@ -298,10 +299,12 @@ def linear_problems(model_or_shapes, batch_sizes: Iterable[int] = (1, 2, 4, 8, 1
 
 
 def prepare(model_or_shapes, batch_sizes: Iterable[int] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024),
-            dtype: Optional[torch.dtype] = None, activation: Optional[str] = None, force: bool = False) -> list:
+            dtype: Optional[torch.dtype] = None, activation: Optional[str] = None, force: bool = False,
+            reps: int = 20, rounds: int = 3) -> list:
     """Times pipegemm's candidates (cuBLASLt's algorithms included) for every nn.Linear of a model, or
     every (N, K[, bias]) weight shape, at these batch sizes, on the current CUDA device -- before any
     CUDA graph capture. Calls afterwards, in this process, run what was fastest; pipegemm.save_choices()
     keeps the choices for the next process (pipegemm.load_choices()). Returns one dict per problem."""
     from . import prepare as _prepare
-    return _prepare(linear_problems(model_or_shapes, batch_sizes, dtype, activation), force=force)
+    return _prepare(linear_problems(model_or_shapes, batch_sizes, dtype, activation), force=force, reps=reps,
+                    rounds=rounds)

@@ -78,7 +78,7 @@ pipegemm::Activation parse_act(const std::string& a) {
 // out (M,N) = act(alpha * A (M,K) B (N,K)^T + beta * C + bias). Returns the variant that ran.
 std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::string& acc, uintptr_t stream,
                       float alpha, float beta, std::optional<In> c, std::optional<In> bias, bool bias_per_row,
-                      const std::string& activation) {
+                      const std::string& activation, std::optional<nb::callable> workspace) {
   const In* ins[] = {&a, &b};
   const char* names[] = {"a", "b"};
   for (int i = 0; i < 2; ++i)
@@ -140,9 +140,24 @@ std::string gemm_into(In a, In b, Out d, const std::string& variant, const std::
   if (dev != prev && cudaSetDevice(dev) != cudaSuccess) throw std::runtime_error("pipegemm: cudaSetDevice failed");
   std::string chosen;
   pipegemm::Status s;
+  pipegemm::GemmCall call;
   {
     nb::gil_scoped_release release;
-    s = pipegemm::gemm(p, x, {variant, reinterpret_cast<cudaStream_t_>(stream)}, &chosen);
+    s = pipegemm::GemmCall::make(p, variant.empty() ? "auto" : variant, x, &call);
+  }
+  // The workspace, when the variant needs one, from the caller's allocator (torch's caching one in
+  // pipegemm.torch), held until the call is queued: stream-ordered reuse makes that enough.
+  nb::object held;
+  if (s.ok() && workspace)
+    if (const size_t bytes = call.workspace_bytes(x); bytes > 0) {
+      held = (*workspace)(bytes);
+      Out w = nb::cast<Out>(held);
+      x.workspace = w.data();
+      x.workspace_bytes = bytes;
+    }
+  if (s.ok()) {
+    nb::gil_scoped_release release;
+    s = call.launch(x, reinterpret_cast<cudaStream_t_>(stream), &chosen);
   }
   if (dev != prev) cudaSetDevice(prev);
   if (s.ok()) return chosen;
@@ -177,17 +192,22 @@ pipegemm::Problem problem_of(const nb::dict& d) {
     throw nb::value_error(("prepare: layout '" + layout + "' is not TN, NN, NT or TT").c_str());
   nb::object bias = get("bias");
   if (bias.is_valid() && nb::cast<bool>(bias)) p.bias = pipegemm::Bias::per_col;
+  if (nb::object alpha = get("alpha"); alpha.is_valid()) p.alpha = nb::cast<float>(alpha);
+  if (nb::object beta = get("beta"); beta.is_valid()) p.beta = nb::cast<float>(beta);
   p.activation = parse_act(str("activation", "none"));
   return p;
 }
 
-std::vector<nb::dict> prepare(const std::vector<nb::dict>& problems, bool force, int reps, int rounds, uintptr_t stream) {
+std::vector<nb::dict> prepare(const std::vector<nb::dict>& problems, bool force, int reps, int rounds, double prune,
+                              bool c_in_place, uintptr_t stream) {
   std::vector<pipegemm::Problem> ps;
   for (const nb::dict& d : problems) ps.push_back(problem_of(d));
   pipegemm::PrepareOptions opt;
   opt.force = force;
   opt.reps = reps;
   opt.rounds = rounds;
+  opt.prune = prune;
+  opt.c_in_place = c_in_place;
   opt.stream = reinterpret_cast<cudaStream_t_>(stream);
   std::vector<pipegemm::PrepareResult> rs;
   pipegemm::Status s;
@@ -229,14 +249,15 @@ NB_MODULE(_pipegemm, m) {
   m.def("gemm_into", &gemm_into, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("variant") = "auto",
         nb::arg("acc") = "", nb::arg("stream") = 0, nb::kw_only(), nb::arg("alpha") = 1.0f, nb::arg("beta") = 0.0f,
         nb::arg("c") = nb::none(), nb::arg("bias") = nb::none(), nb::arg("bias_per_row") = false,
-        nb::arg("activation") = "none",
+        nb::arg("activation") = "none", nb::arg("workspace") = nb::none(),
         "out (M,N) = activation(alpha * a (M,K) @ b (N,K)^T + beta * c + bias) on the tensors' device and the given "
-        "stream; bias: N values (per column; bias_per_row: M values); returns the variant run");
+        "stream; bias: N values (per column; bias_per_row: M values); workspace: a callable bytes -> a CUDA tensor of "
+        "at least that many bytes, asked only when the variant needs scratch; returns the variant run");
   m.def("variants", &variant_names, "the registered variant names (kernels and cuBLAS peers)");
   m.def("prepare", &prepare, nb::arg("problems"), nb::kw_only(), nb::arg("force") = false, nb::arg("reps") = 20,
-        nb::arg("rounds") = 3, nb::arg("stream") = 0,
-        "time auto's candidates for each problem (dicts: m, n, k, dtype, out_dtype, layout, bias, activation, "
-        "batch) on the current device; calls afterwards run the fastest (pipegemm.prepare)");
+        nb::arg("rounds") = 3, nb::arg("prune") = 3.0, nb::arg("c_in_place") = false, nb::arg("stream") = 0,
+        "time auto's candidates for each problem (dicts: m, n, k, dtype, out_dtype, layout, alpha, beta, bias, "
+        "activation, batch) on the current device; calls afterwards run the fastest (pipegemm.prepare)");
   m.def("save_choices", [](const std::string& path) { check(pipegemm::save_choices(path), "pipegemm.save_choices"); },
         nb::arg("path"), "prepare()'s choices to a tune table file");
   m.def("load_choices", [](const std::string& path) { check(pipegemm::load_choices(path), "pipegemm.load_choices"); },

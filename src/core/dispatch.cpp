@@ -313,6 +313,7 @@ void clear_choices() {
     loaded_tables.clear();
   }
   reload_tune_tables();
+  detail::forget_peer_choices();  // prepare()'s cuBLASLt timings too
 }
 
 // ---- the choice ------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x);
 // The cuBLASLt peer's choices that were not timed (a stored algorithm, the heuristic's first): made
 // again at their next call, after the tables changed (cublaslt_peer.cpp; prepare()'s stay).
 void forget_untimed_peer_choices();
+// All of them, prepare()'s timed ones too (clear_choices).
+void forget_peer_choices();
 // choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).
 const Variant* choose(const Problem& p, int sm, const Operands& x, std::string* why);
 }  // namespace pipegemm::detail

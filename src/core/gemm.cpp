@@ -234,8 +234,9 @@ Operands as_launched(const Problem& p, const Operands& x, bool swapped) {
 }
 }  // namespace
 
-Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
+Status GemmCall::launch(const Operands& x, cudaStream_t_ stream, std::string* ran) const {
   if (!v_) return Status::error(StatusCode::invalid_argument, "GemmCall::launch before a successful make()");
+  if (ran) *ran = v_->name;
   if (!v_->launch) return Status::success();  // nothing to compute
   if (x.workspace && reinterpret_cast<uintptr_t>(x.workspace) % 256)
     return Status::error(StatusCode::invalid_argument, "the workspace must be 256-byte aligned");
@@ -250,6 +251,7 @@ Status GemmCall::launch(const Operands& x, cudaStream_t_ stream) const {
     if (!v.is_peer() && v.auto_takes() && (!fallback || v.rung > fallback->rung) &&
         detail::accepts(v, p_, device_info().sm, y).ok())
       fallback = &v;
+  if (fallback && ran) *ran = fallback->name;
   return fallback ? fallback->launch(p_, y, stream) : s;
 }
 
@@ -292,8 +294,7 @@ Status gemm(const Problem& p, const Operands& x_in, const Options& opt, std::str
   GemmCall call;
   Status s = GemmCall::make(p, opt.variant, x, &call);
   if (!s.ok()) return s;
-  if (chosen) *chosen = call.variant().name;
-  return call.launch(x, opt.stream);
+  return call.launch(x, opt.stream, chosen);
 }
 
 Status gemm(const Problem& p, const void* A, const void* B, void* D, const Options& opt, std::string* chosen) {

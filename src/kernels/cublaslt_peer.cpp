@@ -510,6 +510,15 @@ void forget_untimed_peer_choices() {
   ++c.generation;
 }
 
+void forget_peer_choices() {
+  Choices& c = choices();
+  {
+    std::lock_guard<std::mutex> lock(c.mu);
+    c.by_key.clear();
+  }
+  ++c.generation;
+}
+
 bool lt_algo_from_bytes(const std::string& bytes) {
   cublasLtMatmulAlgo_t a;
   return algo_from(bytes, &a);
