@@ -8,11 +8,13 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <unordered_map>
 
 #include "core/dispatch.hpp"
+#include "pipegemm/detail/timed_candidates.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/dispatch.hpp"
 
@@ -352,6 +354,34 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
   }
   return out;
 }
+
+namespace detail {
+std::vector<const Variant*> timed_candidates(const Problem& called, const Operands& y, const DeviceInfo& dev,
+                                             double prune, std::vector<std::string>* pruned) {
+  std::vector<const Variant*> cands = accepting_variants(called, dev.sm, y);
+  plan::ArchSpec arch;
+  if (prune <= 0 || !plan::arch_from_device(dev, &arch).ok()) return cands;
+  constexpr double kLaunchBoundUs = 30;
+  std::vector<std::pair<double, const Variant*>> est;
+  double best = std::numeric_limits<double>::infinity();
+  for (const Variant* v : cands) {
+    const CostEstimate e = estimate_cost(*v, called, arch, resident_blocks(*v));
+    if (v->mech.packed && e.pack_bytes == 0) {
+      if (pruned) pruned->push_back(v->name);
+      continue;
+    }
+    est.emplace_back(e.known ? e.us : 0, v);  // no model: never pruned
+    if (e.known && !v->is_peer()) best = std::min(best, e.us);
+  }
+  std::stable_sort(est.begin(), est.end(), [](auto& x, auto& z) { return x.first < z.first; });
+  std::vector<const Variant*> keep;
+  for (auto& [us, v] : est) {
+    if (v->is_peer() || best < kLaunchBoundUs || us <= prune * best) keep.push_back(v);
+    else if (pruned) pruned->push_back(v->name);
+  }
+  return keep;
+}
+}  // namespace detail
 
 const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const std::vector<const Variant*>& cands,
                                 const TuneTables& tables, std::string* why, bool with_own_bucket) {

@@ -12,11 +12,11 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
-#include <limits>
 
 #include "core/dispatch.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/detail/fill.hpp"
+#include "pipegemm/detail/timed_candidates.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/dispatch.hpp"
 
@@ -67,28 +67,6 @@ struct ProblemBuffers {
     return cuda_status(cudaStreamSynchronize(s), "prepare: filling operands");
   }
 };
-
-// The candidates prepare() times: auto's (guessable and tuned-only) that accept p, without those
-// the cost model puts above `prune` times our fastest estimate (peers always stay; nothing is
-// pruned where our best is launch-bound, under 30 us: there the smallest kernels win).
-std::vector<const Variant*> candidates(const Problem& called, const Operands& y, const DeviceInfo& dev, double prune) {
-  std::vector<const Variant*> cands = accepting_variants(called, dev.sm, y);
-  plan::ArchSpec arch;
-  if (prune <= 0 || !plan::arch_from_device(dev, &arch).ok()) return cands;
-  constexpr double kLaunchBoundUs = 30;
-  std::vector<std::pair<double, const Variant*>> est;
-  double best = std::numeric_limits<double>::infinity();
-  for (const Variant* v : cands) {
-    const CostEstimate e = estimate_cost(*v, called, arch, resident_blocks(*v));
-    if (v->mech.packed && e.pack_bytes == 0) continue;  // nothing to pack: the same kernel as its plain form
-    est.emplace_back(e.known ? e.us : 0, v);
-    if (e.known && !v->is_peer()) best = std::min(best, e.us);
-  }
-  std::vector<const Variant*> keep;
-  for (auto& [us, v] : est)
-    if (v->is_peer() || best < kLaunchBoundUs || us <= prune * best) keep.push_back(v);
-  return keep;
-}
 
 // The median over rounds of one candidate's mean time per launch (us), sets taken in turn; 0 when
 // it failed to run.
@@ -181,7 +159,7 @@ Status prepare(const std::vector<Problem>& problems, const PrepareOptions& opt, 
     TuneEntry e;
     e.key = key;
     e.shape = p.shape_string();
-    for (const Variant* v : candidates(called, y, dev, opt.prune)) {
+    for (const Variant* v : detail::timed_candidates(called, y, dev, opt.prune)) {
       GemmCall call;
       if (!GemmCall::make(p, *v, bufs.sets[0], &call).ok()) continue;
       std::string state;

@@ -2,6 +2,7 @@
 // k0, cuBLASLt, cublasGemmEx, auto itself), its first call made inside a capture in each of
 // the three modes, the graph replayed, then replayed again on new values in the same buffers --
 // every element checked against the CPU reference each time. Also with a caller-owned workspace.
+#include "gpu_test.hpp"
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -20,10 +21,6 @@
 
 using namespace pipegemm;
 
-#define REQUIRE_GPU()                                                                 \
-  do {                                                                                \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
-  } while (0)
 
 namespace {
 

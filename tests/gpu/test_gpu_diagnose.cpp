@@ -14,6 +14,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
+#include "gpu_test.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/registry.hpp"
 #include "pipegemm_tools/diagnose.hpp"
@@ -31,7 +32,7 @@ const char* const kShape = "4096x4096x4096";
 
 #define REQUIRE_GPU_AND_NCU()                                                                   \
   do {                                                                                          \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;         \
+    REQUIRE_GPU();                                                                              \
     std::string ncu_, err_;                                                                     \
     if (!diagnose::locate_ncu("", &ncu_, &err_)) GTEST_SKIP() << "no ncu: " << err_;            \
   } while (0)

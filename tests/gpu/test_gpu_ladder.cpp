@@ -9,15 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "gpu_test.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
 
 using namespace pipegemm;
-
-#define REQUIRE_GPU()                                                                   \
-  do {                                                                                  \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
-  } while (0)
 
 namespace {
 

@@ -9,16 +9,12 @@
 #include <cstdio>
 #include <string>
 
+#include "gpu_test.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/planner.hpp"
 
 using namespace pipegemm;
 using namespace pipegemm::plan;
-
-#define REQUIRE_GPU()                                                                 \
-  do {                                                                                \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
-  } while (0)
 
 static ArchSpec live_arch() {
   ArchSpec a;

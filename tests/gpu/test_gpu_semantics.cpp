@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu_test.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/dispatch.hpp"
 #include "pipegemm/registry.hpp"
@@ -23,12 +24,6 @@
 #include "pipegemm_tools/reports.hpp"
 
 using namespace pipegemm;
-
-#define REQUIRE_GPU()                                                                                   \
-  do {                                                                                                  \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent;                \
-    if (device_info().sm < 80) GTEST_SKIP() << device_info().name << " is sm_" << device_info().sm;    \
-  } while (0)
 
 namespace {
 

@@ -6,16 +6,12 @@
 #include <thread>
 #include <vector>
 
+#include "gpu_test.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/pipegemm.hpp"
 
 using namespace pipegemm;
-
-#define REQUIRE_GPU()                                                                 \
-  do {                                                                                \
-    if (!device_info().present) GTEST_SKIP() << "no GPU: " << device_info().why_absent; \
-  } while (0)
 
 static Problem fp16_problem(int64_t m, int64_t n, int64_t k, DType acc) {
   Problem p;

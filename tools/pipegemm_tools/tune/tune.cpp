@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "pipegemm/detail/timed_candidates.hpp"
 #include "pipegemm_tools/tune.hpp"
 
 namespace pipegemm {
@@ -23,32 +24,7 @@ std::vector<const Variant*> tune_candidates(const Problem& in, const DeviceInfo&
                                             std::vector<std::string>* pruned, bool c_in_place) {
   Operands y;
   const Problem p = as_called(in, probe_operands(in, 0, c_in_place), &y);  // D row-major, as the variants see it
-  std::vector<const Variant*> cands = accepting_variants(p, dev.sm, y);
-  plan::ArchSpec a;
-  if (prune <= 0 || !plan::arch_from_device(dev, &a).ok()) return cands;
-  // Pruned against our own fastest estimate, not cuBLAS's: the model knows our tiles, while its
-  // cuBLAS is a guess (on 9028x27x7064 it put cuBLAS 3x ahead of k4; k4 was 23% faster). Nothing
-  // is pruned where our best is launch-bound (under kLaunchBoundUs): there k0 can win.
-  constexpr double kLaunchBoundUs = 30;
-  std::vector<std::pair<double, const Variant*>> est;
-  double best = std::numeric_limits<double>::infinity();
-  for (const Variant* v : cands) {
-    const CostEstimate e = estimate_cost(*v, p, a, resident_blocks(*v));
-    if (v->mech.packed && e.pack_bytes == 0) {  // nothing to pack: its kernel is timed as itself
-      if (pruned) pruned->push_back(v->name);
-      continue;
-    }
-    const double us = e.known ? e.us : 0;  // no model: never pruned
-    est.emplace_back(us, v);
-    if (e.known && !v->is_peer()) best = std::min(best, us);
-  }
-  std::stable_sort(est.begin(), est.end(), [](auto& x, auto& y) { return x.first < y.first; });
-  std::vector<const Variant*> keep;
-  for (auto& [us, v] : est) {
-    if (v->is_peer() || best < kLaunchBoundUs || us <= prune * best) keep.push_back(v);
-    else if (pruned) pruned->push_back(v->name);
-  }
-  return keep;
+  return detail::timed_candidates(p, y, dev, prune, pruned);
 }
 
 Status repick_tune_table(const std::string& path, std::vector<std::string>* changed) {
