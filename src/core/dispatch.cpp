@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
 
 #include "core/dispatch.hpp"
@@ -47,15 +48,27 @@ std::string fmt_us(double us) {
 }
 
 // A bucket's place: its M, N, K in quarter octaves, and the rest of the key (alignment class,
-// batch, epilogue) that a neighbour must share.
+// batch, epilogue) that a neighbour must share -- a view into the bucket string. Parsed by hand:
+// auto reads every entry of the tables for a shape it has not seen, and sscanf and a copy of the
+// rest per entry were most of the first call's choice: with them and a refusal message for every
+// variant of another type, choose_auto took ~170 us a never-seen shape; now ~50 (one core of the
+// build machine, the shipped H100 and H200 tables).
 struct BucketPlace {
   int m = 0, n = 0, k = 0;
-  std::string rest;
+  std::string_view rest;
 };
 bool bucket_place(const std::string& b, BucketPlace* out) {
-  int used = 0;
-  if (std::sscanf(b.c_str(), "m%d.n%d.k%d%n", &out->m, &out->n, &out->k, &used) != 3) return false;
-  out->rest = b.substr(size_t(used));
+  const char* s = b.c_str();
+  auto field = [&s](char tag, int* v) {
+    if (*s != tag) return false;
+    char* end = nullptr;
+    *v = int(std::strtol(s + 1, &end, 10));
+    if (end == s + 1) return false;
+    s = end;
+    return true;
+  };
+  if (!field('m', &out->m) || *s++ != '.' || !field('n', &out->n) || *s++ != '.' || !field('k', &out->k)) return false;
+  out->rest = std::string_view(s);
   return true;
 }
 
@@ -348,6 +361,9 @@ std::vector<const Variant*> accepting_variants(const Problem& p, int sm, const O
   const std::string also = auto_also();
   for (const Variant& v : variants()) {
     if (auto_use(v, also) == Variant::AutoUse::never) continue;
+    // Another type set refuses before anything else; without refusals to report, no message is made.
+    if (!refusals && (v.a_type != p.a_type || v.b_type != p.b_type || v.d_type != p.d_type || v.acc_type != p.acc_type))
+      continue;
     Status s = detail::accepts(v, p, sm, x);
     if (s.ok()) out.push_back(&v);
     else if (refusals) *refusals += "  " + s.message + "\n";
@@ -447,9 +463,10 @@ Choice choose_auto(const Problem& p, const DeviceInfo& dev, const void* A, const
 Choice choose_auto(const Problem& p, const DeviceInfo& dev, const Operands& x, const TuneTables& tables) {
   const void *A = x.a, *B = x.b, *D = x.d;
   Choice c;
-  std::string refusals;
-  const std::vector<const Variant*> cands = accepting_variants(p, dev.sm, x, &refusals);
-  if (cands.empty()) {
+  const std::vector<const Variant*> cands = accepting_variants(p, dev.sm, x);
+  if (cands.empty()) {  // the refusals, each in words, only now
+    std::string refusals;
+    accepting_variants(p, dev.sm, x, &refusals);
     c.why = "no variant accepts this problem:\n" + refusals;
     return c;
   }
