@@ -175,7 +175,7 @@ size_t workspace_bytes(const Problem& p, const Options& opt = {}, const Operands
 // bucket. A call never measures: what prepare() has not seen is chosen from the loaded and shipped
 // tables, then the cost model and cuBLASLt's heuristic. Not inside a capture.
 struct PrepareOptions {
-  int reps = 20;          // launches a round (at least ~50 us of them for tiny problems)
+  int reps = 20;          // back-to-back launches a round, between two events
   int rounds = 3;         // rounds; the median of the per-round means is kept
   double prune = 3.0;     // candidates the cost model puts above this many times its fastest: not timed (0: time all)
   bool force = false;     // re-time buckets that a loaded table already holds
