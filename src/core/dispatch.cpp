@@ -108,6 +108,21 @@ bool could_run(const Variant& v, const ShapeMNK& s) {
   return (r.max_thin <= 0 || std::min(s.m, s.n) <= r.max_thin) && (r.max_k <= 0 || s.k <= r.max_k) &&
          (r.max_n <= 0 || s.n <= r.max_n);
 }
+constexpr double kMinFillShare = 0.6;
+// A tiled kernel's share of its tiles' work that is the problem's along M and N (1: whole tiles).
+double tile_fill(const Variant& v, double m, double n) {
+  auto fill = [](double dim, int tile) { return tile > 0 ? dim / (std::ceil(dim / tile) * tile) : 1.0; };
+  return fill(m, v.tile.bm) * fill(n, v.tile.bn);
+}
+// A neighbour says little of a big-tile kernel (k4, k5) whose tiles it filled far better than this
+// problem would: 100000x64x64 took k5's 128x128 tile from the memory suite's N = 128-256 shapes,
+// where it led cuBLAS by 10%, and ran at 0.81 of cuBLAS with half of every tile empty (H100).
+// Replayed over the shipped tables (`pipegemm tune --replay`, each entry left out): H100 0.971 ->
+// 0.972 of the fastest, worst 0.618 -> 0.678; H200 0.965 -> 0.967; the H200 held-out suite level.
+bool fill_comparable(const Variant& v, const ShapeMNK& there, double m_here, double n_here) {
+  if (v.is_peer() || (v.family.rfind("k4", 0) != 0 && v.family.rfind("k5", 0) != 0) || there.m <= 0) return true;
+  return tile_fill(v, m_here, n_here) >= kMinFillShare * tile_fill(v, double(there.m), double(there.n));
+}
 constexpr double kMinCoverage = 0.1;
 constexpr int kNeighbours = 8;
 constexpr double kNeighbourRadius = 20;  // five octaves along one dimension
@@ -403,6 +418,7 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
                                 const TuneTables& tables, std::string* why, bool with_own_bucket) {
   BucketPlace here;
   if (!bucket_place(key.bucket, &here)) return nullptr;
+  const double m_here = std::exp2(here.m / 4.0), n_here = std::exp2(here.n / 4.0);  // the bucket's centre
   struct Near { double d, w, fastest; const TuneEntry* e; ShapeMNK shape; };
   std::vector<Near> near;
   for (const TuneTable& t : tables.tables)
@@ -430,7 +446,8 @@ const Variant* neighbour_choice(const DeviceInfo& dev, const TuneKey& key, const
     if (lt && v->family == "cublas") continue;
     double sum = 0, w = 0, worst = 0, could = 0;
     for (const Near& x : near) {
-      if (!could_run(*v, x.shape)) continue;  // it could not have run there: no evidence either way
+      // It could not have run there, or ran on far fuller tiles: no evidence either way.
+      if (!could_run(*v, x.shape) || !fill_comparable(*v, x.shape, m_here, n_here)) continue;
       could += x.w;
       const double mine = x.e->timed_us(v->name);
       if (mine <= 0) continue;

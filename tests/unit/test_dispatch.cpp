@@ -509,6 +509,26 @@ TEST(AutoChoice, NeighboursTakeWhatRanClosestToTheFastestOnTheNearestTunedShapes
   EXPECT_EQ(choose_auto(problem(DType::f16, 3, 4096, 4096), h200(), nullptr, nullptr, nullptr, two).source, "neighbours");
 }
 
+// A big-tile kernel's lead on neighbours whose tiles it filled says little where half of every
+// tile would be empty: 100000x64x64 beside N = 128-256 shapes where k5 128x128 led cuBLASLt.
+TEST(AutoChoice, NeighboursThatFilledABigTileFarBetterAreNoEvidenceForIt) {
+  const std::string k5 = "k5_f16_128x128x64_s6", lt = "cublaslt_f16";
+  TuneTables tabs;
+  tabs.tables.resize(1);
+  for (auto [m, n, k] : {std::array<int64_t, 3>{65536, 128, 128}, {81920, 256, 256}, {131072, 128, 128}}) {
+    TuneEntry e = entry(problem(DType::f16, m, n, k), "NVIDIA H200", k5);
+    e.timed = {{k5, 10.0}, {lt, 11.0}};
+    tabs.tables[0].put(e);
+  }
+  const Choice thin = choose_auto(problem(DType::f16, 100000, 64, 64), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(thin.variant, nullptr) << thin.why;
+  EXPECT_NE(thin.variant->name, k5) << thin.why;
+  // Where the tiles are as full as at the neighbours, their evidence stands.
+  const Choice full = choose_auto(problem(DType::f16, 100000, 128, 128), h200(), nullptr, nullptr, nullptr, tabs);
+  ASSERT_NE(full.variant, nullptr) << full.why;
+  EXPECT_EQ(full.variant->name, k5) << full.why;
+}
+
 // An epilogue no table timed near (bias + GELU at decode sizes): the plain GEMM's neighbours choose
 // among the candidates that fuse it -- its own plain bucket included -- not the cost model alone.
 TEST(AutoChoice, AnUntimedEpilogueFollowsThePlainNeighboursAmongTheFusingCandidates) {
