@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/scratch.hpp"
 #include "kernels/pack.hpp"
 #include "kernels/pack_rows.hpp"
 #include "pipegemm/detail/cuda_status.hpp"
@@ -100,13 +101,11 @@ struct StagingBuffer {
   size_t bytes = 0;
   Status take(const Operands& x, size_t need, cudaStream_t s, const char* what) {
     bytes = need;
-    if (x.workspace) {
-      if (x.workspace_bytes < need)
-        return Status::error(StatusCode::invalid_argument, "the workspace holds " + std::to_string(x.workspace_bytes) +
-                                                               " bytes; this call needs " + std::to_string(need) +
-                                                               " (workspace_bytes())");
-      ptr = static_cast<char*>(x.workspace);
-      return Status::success();
+    if (x.workspace) {  // the caller's, checked and carved as every scratch is (its parts are whole 256 bytes)
+      Scratch sc;
+      Status st = call_scratch(x, s, 0, need, &sc);
+      ptr = static_cast<char*>(sc.data);
+      return st;
     }
     owned = true;
     return cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ptr), need, s), (std::string("cudaMallocAsync(") + what + ")").c_str());
