@@ -17,7 +17,7 @@
 #include "kernels/pack.hpp"
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/kernels/k5_ws_tma_wgmma/kernel.cuh"
+#include "pipegemm/sm90/kernel.cuh"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
@@ -31,13 +31,16 @@ namespace pipegemm::detail {
 // short-K form of its own (deferred stores): their own configs.
 // The wide tile (kMBlocks = 2) has neither the registers to defer nor the smem for 4 buffers: itself;
 // so are the configs clustered along N (built for the wide tile).
-template <class Cfg>
+template <class Cfg, class Line>
 using K5ShortK = std::conditional_t<
     Cfg::kPingpong || Cfg::kBResident || (Cfg::kMBlocks > 1) || Cfg::kClusterN, Cfg,
     std::conditional_t<
-    sizeof(typename Cfg::TD) == 2,
-    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES, Cfg::kEpiBufs, true>,
-    kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, 3, 4>>>;
+        sizeof(typename Cfg::TD) == 2,
+        sm90::Sm90Gemm<typename Cfg::Mainloop, sm90::EpilogueDeferredStore<typename Cfg::TD, Cfg::kEpiBufs>,
+                       sm90::Cooperative, sm90::RasterScheduler, sm90::KernelName<Line, sm90::FormShortK>>,
+        sm90::Sm90Gemm<sm90::MainloopTmaWgmma<typename Cfg::TA, sm90::Tile<Cfg::BM, Cfg::BN, Cfg::BK>, 3>,
+                       sm90::EpilogueTmaStore<typename Cfg::TD, 4>, sm90::Cooperative, sm90::RasterScheduler,
+                       sm90::KernelName<Line, sm90::FormShortK>>>>;
 
 // One registered variant = up to two kernel instantiations of the same family for the plain TN
 // GEMM, picked per problem by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
@@ -67,23 +70,25 @@ using K5ShortK = std::conditional_t<
 // problem that is not the plain TN GEMM, whatever its K.
 template <class Types, class Cfg, int kCluster>
 struct K5Variant {
-  using CfgShortK = K5ShortK<Cfg>;
+  using Line = typename sm90::LineOf<typename Cfg::Name>::type;  // the table line's name tag
+  using CfgShortK = K5ShortK<Cfg, Line>;
   static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
                                        !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
   // The general form stores its tile in its own epilogue. Deferring those stores like the plain
   // form's (a second set of general kernels, once behind $PIPEGEMM_K5_GENERAL_DEFER) measured level
   // or slower on every epilogue row in two runs (docs/hopper.md), so it was removed.
-  template <bool A_MN, bool B_MN>
-  using CfgGeneral = kernels::k5::K5Config<typename Cfg::TA, typename Cfg::TD, Cfg::BM, Cfg::BN, Cfg::BK, Cfg::STAGES,
-                                           Cfg::kEpiBufs, false, true, A_MN, B_MN, Cfg::kPingpong, false,
-                                           Cfg::kStreamK>;
+  template <class LayoutA, class LayoutB>
+  using CfgGeneral = sm90::Sm90Gemm<
+      sm90::MainloopTmaWgmmaBatched<typename Cfg::TA, sm90::Tile<Cfg::BM, Cfg::BN, Cfg::BK>, Cfg::STAGES, LayoutA, LayoutB>,
+      sm90::EpilogueFused<typename Cfg::TD, Cfg::kEpiBufs>, typename Cfg::Schedule, typename Cfg::Scheduler,
+      sm90::KernelName<Line, sm90::FormGeneral<LayoutA, LayoutB>>>;
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(std::is_same_v<typename Cfg::TA, typename CfgShortK::TA> &&
                     std::is_same_v<typename Cfg::TD, typename CfgShortK::TD> && Cfg::BM == CfgShortK::BM &&
                     Cfg::BN == CfgShortK::BN && Cfg::BK == CfgShortK::BK,
                 "both configs compute the same problem with the same tile");
   using CfgMain = std::conditional_t<kDeferAlways, CfgShortK, Cfg>;
-  static constexpr auto kernel = &kernels::k5::k5_ws_tma_wgmma_kernel<CfgMain>;
+  static constexpr auto kernel = &sm90::k5_ws_tma_wgmma_kernel<CfgMain>;
   static constexpr int64_t kShortK = 512;
   // From this K the deferred chunks go out in halves (chunk_parts 2: eight k_tiles a tile, which
   // K = 512 holds; K = 256 would leave half of them to the epilogue). H100, 4096x4096xK, alternating
@@ -130,7 +135,7 @@ struct K5Variant {
       cudaLaunchAttribute attrs[2];
       const cudaLaunchConfig_t cfg = cluster_launch_config<C>(cluster, unsigned(cluster * n), attrs);
       int q = 0;
-      if (cudaOccupancyMaxActiveClusters(&q, (const void*)&kernels::k5::k5_ws_tma_wgmma_kernel<C>, &cfg) ==
+      if (cudaOccupancyMaxActiveClusters(&q, (const void*)&sm90::k5_ws_tma_wgmma_kernel<C>, &cfg) ==
               cudaSuccess &&
           q > 0)
         n = q;
@@ -178,7 +183,7 @@ struct K5Variant {
   template <class C>
   static pipeline::StreamKPlan stream_k_plan_of(const Problem& p, int cluster) {
     const int m_tiles = int((p.m + C::BM - 1) / C::BM), n_tiles = int((p.n + C::BN - 1) / C::BN);
-    const int units = kernels::k5::k5_schedule<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
+    const int units = sm90::unit_grid<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
     return pipeline::stream_k_plan(units, int((p.k + C::BK - 1) / C::BK), resident_clusters<C>(cluster),
                                    sk_units_override(), sk_fan_in_override());
   }
@@ -211,14 +216,14 @@ struct K5Variant {
 
   template <class C>
   static Status launch_with(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
-    constexpr auto k = &kernels::k5::k5_ws_tma_wgmma_kernel<C>;
+    constexpr auto k = &sm90::k5_ws_tma_wgmma_kernel<C>;
     Status st = prepare_smem(k, C::kSmemBytes);
     if (!st.ok()) return st;
     const int m_tiles = int((p.m + C::BM - 1) / C::BM);
     const int n_tiles = int((p.n + C::BN - 1) / C::BN);
 
     CUtensorMap ta, tb, td;
-    kernels::k5::K5General<C::kGeneral> general{};
+    typename C::GeneralArgs general{};
     if constexpr (C::kGeneral) {
       // Rank-3 maps: a broadcast operand (stride 0) is one matrix, read at product 0.
       general.batch = int(p.batch);
@@ -245,7 +250,7 @@ struct K5Variant {
 
     // Persistent grid: every resident cluster, at most one per work unit (of every product);
     // stream-K: as many as its plan shares the units' k_tiles among (pipeline/stream_k.cuh).
-    const int units = kernels::k5::k5_schedule<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
+    const int units = sm90::unit_grid<C>(m_tiles, n_tiles, cluster, 1).total * int(p.batch);
     const int resident = resident_clusters<C>(cluster);
     int clusters = std::min(units, resident);
     // B-resident: a CTA keeps the B of one column of tiles, so units go row by row (group 1) over
@@ -254,7 +259,7 @@ struct K5Variant {
     const int raster_group = C::kBResident                ? 1
                              : raster_group_override() > 0 ? raster_group_override()
                                                            : std::max(1, 16 / cluster);  // 2048 rows of A per band
-    kernels::k5::K5StreamK<C::kStreamK> sk{};
+    typename C::SchedulerArgs sk{};
     if constexpr (C::kStreamK) {
       sk.sched = pipeline::TileScheduler(m_tiles, n_tiles, cluster, raster_group);
       sk.plan = stream_k_plan_of<C>(p, cluster);
@@ -295,7 +300,7 @@ struct K5Variant {
         return Status::error(StatusCode::not_supported,
                              "k5 s8 / B-resident / 256x192 (and its 1x2 clusters) / 64-wide: the plain TN GEMM only");
       if constexpr (Cfg::kBResident) {  // make()'s max_n / max_k refuse the rest before a launch
-        if (p.n > Cfg::kBResidentNTiles * Cfg::BN || p.k > Cfg::kMaxK)
+        if (p.n > Cfg::Mainloop::kBResidentNTiles * Cfg::BN || p.k > Cfg::kMaxK)
           return Status::error(StatusCode::not_supported, "k5 B-resident: N <= 4 BN and K <= its B slots * BK");
         return launch_with<Cfg>(p, x, s, 1);
       }
@@ -315,10 +320,11 @@ struct K5Variant {
   }
   static Status launch_general(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     const bool a_mn = p.a_layout == Layout::ColMajor, b_mn = p.b_layout == Layout::ColMajor;
-    if (a_mn && b_mn) return launch_with<CfgGeneral<true, true>>(p, x, s, cluster);
-    if (a_mn) return launch_with<CfgGeneral<true, false>>(p, x, s, cluster);
-    if (b_mn) return launch_with<CfgGeneral<false, true>>(p, x, s, cluster);
-    return launch_with<CfgGeneral<false, false>>(p, x, s, cluster);
+    using sm90::KMajor, sm90::MnMajor;
+    if (a_mn && b_mn) return launch_with<CfgGeneral<MnMajor, MnMajor>>(p, x, s, cluster);
+    if (a_mn) return launch_with<CfgGeneral<MnMajor, KMajor>>(p, x, s, cluster);
+    if (b_mn) return launch_with<CfgGeneral<KMajor, MnMajor>>(p, x, s, cluster);
+    return launch_with<CfgGeneral<KMajor, KMajor>>(p, x, s, cluster);
   }
   static Status launch_general_or_plain(const Problem& p, const Operands& x, cudaStream_t_ s, int cluster) {
     if (p.plain_tn())
@@ -330,7 +336,8 @@ struct K5Variant {
     return occupancy_of(kernel, CfgMain::kNumThreads, CfgMain::kSmemBytes, blocks, regs);
   }
 
-  static Variant make(const char* name) {
+  // name: the registered variant's; line: the table line whose kernels it launches (its tag's name).
+  static Variant make(const char* name, const char* line) {
     // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
     using M = CfgMain;
     Variant v = kernel_entry<Types>(name, "k5_ws_tma_wgmma", 5,
@@ -350,19 +357,11 @@ struct K5Variant {
     // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 (16 s8) elements for A and B.
     v.req.ld_multiple = 16 / int(sizeof(typename Cfg::TA));
     v.req.ldd_multiple = 16 / int(sizeof(typename Cfg::TD));  // D's own 16 bytes (s8 A: 16 elements, s32 D: 4)
-    // The symbol names this instantiation's mangled config (K5ConfigI6__halfS4_ = <half, half>).
-    // (s8 -> s32: K5ConfigIai..., builtin types take no substitution).
-    using TA = typename Cfg::TA;
-    using TD = typename Cfg::TD;
-    const std::string in_t = std::is_same_v<TA, __half> ? "6__half" : std::is_same_v<TA, int8_t> ? "a" : "13__nv_bfloat16";
-    const std::string out_t = std::is_same_v<TD, float> ? "f" : std::is_same_v<TD, int32_t> ? "i" : "S4_";
-    const std::string shape = "Li" + std::to_string(M::BM) + "ELi" + std::to_string(M::BN) + "ELi" +
-                              std::to_string(M::BK) + "ELi" + std::to_string(M::STAGES) + "ELi" +
-                              std::to_string(M::kEpiBufs) + "ELb" + (M::kDeferredStore ? "1" : "0") + "ELb0ELb0ELb0ELb" +
-                              (M::kPingpong ? "1" : "0") + "ELb" + (M::kBResident ? "1" : "0") + "ELb" +
-                              (M::kStreamK ? "1" : "0") + "ELb" + (M::kClusterN ? "1" : "0") + "ELi" +
-                              std::to_string(M::kBSlotsArg) + "E";
-    v.symbol = "k5_ws_tma_wgmma_kernel*K5ConfigI" + in_t + out_t + shape;
+    // The symbol: the kernel whose name tag is this line's, in the form a long K runs.
+    // (Tags: "Sm90Name_<line>" in pipegemm::detail, then the form's, length-prefixed.)
+    using Form = typename sm90::FormOf<typename CfgMain::Name>::type;
+    v.symbol = std::string("k5_ws_tma_wgmma_kernel*Sm90Name_") + line + "E*" +
+               (std::is_same_v<Form, sm90::FormShortK> ? "10FormShortK" : "8FormLong");
     v.launch = &launch;
     v.occupancy = &occupancy;
     v.workspace = &workspace;
@@ -386,7 +385,7 @@ struct K5Variant {
     v.auto_tuned_only = kTunedOnly;
     if constexpr (Cfg::kClusterN) v.mech.cluster_n = true;
     if constexpr (Cfg::kBResident) {
-      v.req.max_n = Cfg::kBResidentNTiles * Cfg::BN;
+      v.req.max_n = Cfg::Mainloop::kBResidentNTiles * Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
       v.mech.b_resident = true;  // never a guess: kTunedOnly above keeps it off auto_candidate
     }
@@ -407,8 +406,8 @@ struct K5Variant {
   static Status launch_packed_form(const Problem& p, const Operands& x, cudaStream_t_ s) {
     return launch_packed(p, x, s, &launch);
   }
-  static Variant make_packed(const char* name) {
-    Variant v = make(name);
+  static Variant make_packed(const char* name, const char* line) {
+    Variant v = make(name, line);
     // Packing copies A and B (either layout, every product) and D; C and the bias are read where
     // they are, element by element. So the packed form computes whatever its kernel computes (the
     // 16-bit forms: every layout, alpha, beta and C, batch, bias, activation; s8: the plain TN GEMM),
@@ -438,71 +437,56 @@ struct K5Variant {
 // ---- the table's k5 lines (variants.def) ---------------------------------------------------
 // PIPEGEMM_K5 launches clusters of 2 along M (B multicast) when K >= 2048; _NOCLUSTER launches
 // the same kernel without them; _PACKED runs it behind a copy of the unaligned operands (any
-// alignment). CMake puts the lines of one config in one translation unit.
-#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
+// alignment). CMake puts the lines of one config in one translation unit. Each line composes its
+// kernel (sm90/gemm.cuh) from the collectives, TA / TD its types; `line` names the kernel's tag.
+#define PIPEGEMM_K5_REGISTER(t, line, name, cluster, make_fn, ...)                                   \
   namespace pipegemm::detail {                                                                       \
+  struct PIPEGEMM_CAT(Sm90Name_, line);                                                              \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e>;                                             \
-    out.push_back(K5Variant<types::t, Cfg, cluster>::make(PIPEGEMM_STR(name)));                     \
+    using TA = typename CudaElement<types::t::a>::T;                                                 \
+    using TD = typename CudaElement<types::t::d>::T;                                                 \
+    using Cfg = sm90::Sm90Gemm<__VA_ARGS__, sm90::KernelName<PIPEGEMM_CAT(Sm90Name_, line), sm90::FormLong>>; \
+    out.push_back(K5Variant<types::t, Cfg, cluster>::make_fn(PIPEGEMM_STR(name), PIPEGEMM_STR(line))); \
   }                                                                                                  \
   }
+#define PIPEGEMM_K5_TN(bm, bn, bk, s, e, mc, epi, schedule, scheduler)                                \
+  sm90::MainloopTmaWgmma<TA, sm90::Tile<bm, bn, bk>, s, sm90::mc>, sm90::epi<TD, e>, sm90::schedule, \
+      sm90::scheduler
+#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), name, cluster, make,               \
+                       PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
 #define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e)                                                     \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e>;                                             \
-    out.push_back(K5Variant<types::t, Cfg, 2>::make_packed(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e)))); \
-  }                                                                                                  \
-  }
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e), 2, \
+                       make_packed,                                                                  \
+                       PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
 #define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e)                                                   \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e, false, false, false, false, true>;            \
-    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e)))); \
-  }                                                                                                  \
-  }
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), \
+                       2, make, PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Pingpong, RasterScheduler))
 // _B_RESIDENT: B loaded once and kept in smem (N <= BN, K <= s * bk), deferred stores, no clusters.
 #define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e)                                                 \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e, true, false, false, false, false, true>;      \
-    out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e)))); \
-  }                                                                                                  \
-  }
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e),                         \
+                       PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, make,                   \
+                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s>,                       \
+                       sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _B_RESIDENT_K: the same with B's k_tiles apart from the ring -- K <= k (k / bk slots of B), the
 // rest of the smem a deeper ring of A (s stages).
 #define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k)                                            \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e, true, false, false, false, false, true, false, false, \
-                                      (k) / (bk)>;                                                   \
-    static_assert(Cfg::kMaxK == (k), "K <= k: whole k_tiles of B");                                  \
-    out.push_back(K5Variant<types::t, Cfg, 1>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k)))); \
-  }                                                                                                  \
-  }
+  static_assert((k) % (bk) == 0, "K <= k: whole k_tiles of B");                                      \
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k),                    \
+                       PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, make,              \
+                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s, (k) / (bk)>,           \
+                       sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2
 // when K >= 2048 like PIPEGEMM_K5.
 #define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e)                                                    \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e, false, false, false, false, false, false, true>; \
-    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e)))); \
-  }                                                                                                  \
-  }
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), \
+                       2, make,                                                                      \
+                       PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, StreamKScheduler))
 // _CLUSTER1X2: the plain kernel with its 2-CTA clusters side by side along N, multicasting A.
 #define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e)                                                 \
-  namespace pipegemm::detail {                                                                       \
-  void PIPEGEMM_REGISTER_FN(PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e))(std::vector<Variant> & out) { \
-    using Cfg = kernels::k5::K5Config<typename CudaElement<types::t::a>::T, typename CudaElement<types::t::d>::T, \
-                                      bm, bn, bk, s, e, false, false, false, false, false, false, false, true>; \
-    out.push_back(K5Variant<types::t, Cfg, 2>::make(PIPEGEMM_STR(PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e)))); \
-  }                                                                                                  \
-  }
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e),                         \
+                       PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, make,                   \
+                       PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastA, EpilogueTmaStore, Cooperative, RasterScheduler))
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e) \
   PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2)
 #define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e) \
