@@ -292,8 +292,8 @@ struct EpilogueFused {
       return t;
     }
     // The tile's bias into smem while this k_tile's wgmma runs.
-    __device__ __forceinline__ void under_mainloop(EpilogueContext x, Tile& t, int kt, int k0, int k1,
-                                                   pipeline::SegmentRole role) {
+    __device__ __forceinline__ void under_mainloop(EpilogueContext x, Tile& t, const int& kt, const int& k0,
+                                                   const int& k1, const pipeline::SegmentRole& role) {
       if (epi.bias && role != pipeline::SegmentRole::part && kt == k0 + kBiasStageKt<Cfg> && k1 - k0 > kBiasStageKt<Cfg>)
         stage_tile_bias<Cfg::BN>(sbias(x), t.bias_v, epi.bias_type, epi.bias_mode == Bias::per_col, bias_scale(epi),
                                  x.tid_wg, kConsumerBarrier + x.consumer, 128);

@@ -181,7 +181,8 @@ struct EpilogueTmaStore {
     __device__ __forceinline__ Collective(const Unused&...) {}
     struct Tile {};
     __device__ __forceinline__ Tile begin_tile(EpilogueContext, int, int, pipeline::SegmentRole) { return {}; }
-    __device__ __forceinline__ void under_mainloop(EpilogueContext, Tile&, int, int, int, pipeline::SegmentRole) {}
+    __device__ __forceinline__ void under_mainloop(EpilogueContext, Tile&, const int&, const int&, const int&,
+                                                   const pipeline::SegmentRole&) {}
     __device__ __forceinline__ void end_tile(EpilogueContext x, Tile&,
                                              typename Cfg::TAcc (&blk)[Cfg::kMBlocks][Cfg::kAccRegs], int m0, int n0,
                                              int bt, int, int) {
@@ -256,8 +257,8 @@ struct EpilogueDeferredStore {
     struct Tile {};
     __device__ __forceinline__ Tile begin_tile(EpilogueContext, int, int, pipeline::SegmentRole) { return {}; }
     // One step of the previous tile a k_tile, under this one's wgmma.
-    __device__ __forceinline__ void under_mainloop(EpilogueContext x, Tile&, int kt, int k0, int,
-                                                   pipeline::SegmentRole) {
+    __device__ __forceinline__ void under_mainloop(EpilogueContext x, Tile&, int kt, int k0, const int&,
+                                                   const pipeline::SegmentRole&) {
       if (has_pending && kt - k0 < pending_steps) store_pending(x, kt - k0);
     }
     // The chunks of the previous tile a short mainloop had no k_tile for go out first, then this
