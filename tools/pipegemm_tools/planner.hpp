@@ -56,7 +56,7 @@ int smem_bytes(const KernelDesc& k, int stages);
 
 // Can a kernel of this tile be built and launched on `a`? The rules the kernels static_assert
 // (kernels/common/smem_tiles.cuh for the 16-byte copy paths of k1..k4, k4_multistage/kernel.cuh
-// for the cp.async ring, k5_ws_tma_wgmma/kernel.cuh for TMA + wgmma) and the arch's limits, one
+// for the cp.async ring, sm90/gemm.cuh for TMA + wgmma) and the arch's limits, one
 // place for both. The first broken rule is the message, naming it. Every registered variant passes.
 Status check_tile(const KernelDesc& k, const ArchSpec& a);
 

@@ -52,7 +52,7 @@ Status element_fill_rules(const KernelDesc& k) {
   return {};
 }
 
-// kernels/k5_ws_tma_wgmma/kernel.cuh: the TMA box and the mbarrier transaction count bound any
+// sm90/gemm.cuh: the TMA box and the mbarrier transaction count bound any
 // TMA ring; the rest is the shape of k5 itself (two consumer warpgroups of one m64 block -- m64n256,
 // m64n128 or m64n64 per k_block -- or, the wide tile and the 128-row ping-pong, of two m64 blocks).
 Status tma_rules(const KernelDesc& k) {
