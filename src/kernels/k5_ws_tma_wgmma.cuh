@@ -18,6 +18,7 @@
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/sm90/kernel.cuh"
+#include "registry/auto_policy.hpp"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {
@@ -336,8 +337,9 @@ struct K5Variant {
     return occupancy_of(kernel, CfgMain::kNumThreads, CfgMain::kSmemBytes, blocks, regs);
   }
 
-  // name: the registered variant's; line: the table line whose kernels it launches (its tag's name).
-  static Variant make(const char* name, const char* line) {
+  // name: the registered variant's; line: the table line whose kernels it launches (its tag's
+  // name); policy: auto's, the line's last column.
+  static Variant make(const char* name, const char* line, AutoPolicy policy) {
     // Registered shape, occupancy and SASS expectations are those of the main (K > kShortK) kernel.
     using M = CfgMain;
     Variant v = kernel_entry<Types>(name, "k5_ws_tma_wgmma", 5,
@@ -365,29 +367,12 @@ struct K5Variant {
     v.launch = &launch;
     v.occupancy = &occupancy;
     v.workspace = &workspace;
-    // Verified forms that win on some shapes and lose on others are auto's only where a tune entry
-    // timed them fastest (auto_tuned_only; tune times them):
-    // - ping-pong (64, 256): 0.84-0.87 of the best cuBLAS on the large compute-bound shapes (a 64-row
-    //   tile reads B once per 64 rows: twice the L2 traffic per FLOP of the cooperative (128, 256)),
-    //   1.00 (cooperative: 0.96) at 4096x4096x256 (H200, docs/hopper.md). The 64x64 one runs by
-    //   name until it has verified on a GPU.
-    // - stream-K: +1.5-2.2% at 8192^3, -2-3% on the 3.9-wave shapes it is for (docs/hopper.md).
-    // - the wide 256x192 tile and its 1x2 clusters: beside the 128x256 one (H200, compute suite)
-    //   1-3% ahead at 6144^3-8192x28672 in bursts, 8-16% behind at 4096^3, 16384x1024 and K = 256
-    //   (geomean 0.93 against 0.98 of the best cuBLAS); the 1x2 clusters within 1% of the 2x1.
-    // - B-resident (K <= 256): level with the ring form on the memory-bound suite (H200). Its
-    //   forms with B apart from a deeper ring of A: 8 stages of A beside K <= 128 reach 81.9% of
-    //   the copy bandwidth at 131072x256x128 (the ring forms 75-76%), and lose 1-10% where
-    //   K = 256 or N = 128 (H200, docs/hopper.md).
-    constexpr bool kTunedOnly = (Cfg::kPingpong && Cfg::BN >= 128) || Cfg::kStreamK || Cfg::kMBlocks > 1 ||
-                                Cfg::kClusterN || Cfg::kBResident;
-    if constexpr (Cfg::kPingpong || kTunedOnly) v.auto_candidate = false;
-    v.auto_tuned_only = kTunedOnly;
+    set_auto_policy(v, policy);  // the line's column (variants.def)
     if constexpr (Cfg::kClusterN) v.mech.cluster_n = true;
     if constexpr (Cfg::kBResident) {
       v.req.max_n = Cfg::Mainloop::kBResidentNTiles * Cfg::BN;
       v.req.max_k = Cfg::kMaxK;
-      v.mech.b_resident = true;  // never a guess: kTunedOnly above keeps it off auto_candidate
+      v.mech.b_resident = true;  // never a guess: its lines are tuned-only
     }
     // CfgGeneral: every layout (MN-major operands read transposed by wgmma), alpha, beta with C
     // apart (its type or f32), batch, both biases, every activation.
@@ -406,8 +391,8 @@ struct K5Variant {
   static Status launch_packed_form(const Problem& p, const Operands& x, cudaStream_t_ s) {
     return launch_packed(p, x, s, &launch);
   }
-  static Variant make_packed(const char* name, const char* line) {
-    Variant v = make(name, line);
+  static Variant make_packed(const char* name, const char* line, AutoPolicy policy) {
+    Variant v = make(name, line, policy);
     // Packing copies A and B (either layout, every product) and D; C and the bias are read where
     // they are, element by element. So the packed form computes whatever its kernel computes (the
     // 16-bit forms: every layout, alpha, beta and C, batch, bias, activation; s8: the plain TN GEMM),
@@ -439,55 +424,57 @@ struct K5Variant {
 // the same kernel without them; _PACKED runs it behind a copy of the unaligned operands (any
 // alignment). CMake puts the lines of one config in one translation unit. Each line composes its
 // kernel (sm90/gemm.cuh) from the collectives, TA / TD its types; `line` names the kernel's tag.
-#define PIPEGEMM_K5_REGISTER(t, line, name, cluster, make_fn, ...)                                   \
+#define PIPEGEMM_K5_REGISTER(t, line, name, cluster, policy, make_fn, ...)                           \
   namespace pipegemm::detail {                                                                       \
   struct PIPEGEMM_CAT(Sm90Name_, line);                                                              \
   void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
     using TA = typename CudaElement<types::t::a>::T;                                                 \
     using TD = typename CudaElement<types::t::d>::T;                                                 \
     using Cfg = sm90::Sm90Gemm<__VA_ARGS__, sm90::KernelName<PIPEGEMM_CAT(Sm90Name_, line), sm90::FormLong>>; \
-    out.push_back(K5Variant<types::t, Cfg, cluster>::make_fn(PIPEGEMM_STR(name), PIPEGEMM_STR(line))); \
+    out.push_back(K5Variant<types::t, Cfg, cluster>::make_fn(PIPEGEMM_STR(name), PIPEGEMM_STR(line),       \
+                                                             AutoPolicy::policy));                     \
   }                                                                                                  \
   }
 #define PIPEGEMM_K5_TN(bm, bn, bk, s, e, mc, epi, schedule, scheduler)                                \
   sm90::MainloopTmaWgmma<TA, sm90::Tile<bm, bn, bk>, s, sm90::mc>, sm90::epi<TD, e>, sm90::schedule, \
       sm90::scheduler
-#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster)                                       \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), name, cluster, make,               \
+#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster, policy)                               \
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), name, cluster, policy, make,       \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
-#define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e)                                                     \
+#define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e, policy)                                             \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e), 2, \
-                       make_packed,                                                                  \
+                       policy, make_packed,                                                          \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
-#define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e)                                                   \
+#define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e, policy)                                           \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), \
-                       2, make, PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Pingpong, RasterScheduler))
+                       2, policy, make,                                                              \
+                       PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Pingpong, RasterScheduler))
 // _B_RESIDENT: B loaded once and kept in smem (N <= BN, K <= s * bk), deferred stores, no clusters.
-#define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e)                                                 \
+#define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e, policy)                                         \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e),                         \
-                       PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, make,                   \
+                       PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, policy, make,           \
                        sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s>,                       \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _B_RESIDENT_K: the same with B's k_tiles apart from the ring -- K <= k (k / bk slots of B), the
 // rest of the smem a deeper ring of A (s stages).
-#define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k)                                            \
+#define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k, policy)                                    \
   static_assert((k) % (bk) == 0, "K <= k: whole k_tiles of B");                                      \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k),                    \
-                       PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, make,              \
+                       PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, policy, make,      \
                        sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s, (k) / (bk)>,           \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2
 // when K >= 2048 like PIPEGEMM_K5.
-#define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e)                                                    \
+#define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e, policy)                                            \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), \
-                       2, make,                                                                      \
+                       2, policy, make,                                                              \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, StreamKScheduler))
 // _CLUSTER1X2: the plain kernel with its 2-CTA clusters side by side along N, multicasting A.
-#define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e)                                                 \
+#define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e, policy)                                         \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e),                         \
-                       PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, make,                   \
+                       PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, policy, make,           \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastA, EpilogueTmaStore, Cooperative, RasterScheduler))
-#define PIPEGEMM_K5(t, bm, bn, bk, s, e) \
-  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2)
-#define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e) \
-  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 1)
+#define PIPEGEMM_K5(t, bm, bn, bk, s, e, policy) \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2, policy)
+#define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e, policy) \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 1, policy)
