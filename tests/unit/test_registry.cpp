@@ -153,3 +153,24 @@ TEST(ShapeChecks, DOverlappingAOrBIsRefusedBeforeAnyLaunch) {
   const Status s = GemmCall::make(p, v, buf + 300, buf + 600, buf, &call);  // D is [0, 392)
   EXPECT_NE(s.message.find("D overlaps A"), std::string::npos) << s.message;
 }
+
+// k5 (the Hopper collectives): a variant's symbol names its table line's tag and the form a long K
+// runs, so `pipegemm sass` and ncu find exactly that kernel; auto's policy is the line's column.
+TEST(Registry, K5SymbolsNameTheirLineAndForm) {
+  int k5 = 0;
+  for (const Variant& v : variants()) {
+    if (v.family != "k5_ws_tma_wgmma") continue;
+    ++k5;
+    EXPECT_EQ(v.symbol.rfind("k5_ws_tma_wgmma_kernel*Sm90Name_k5_", 0), 0u) << v.name << ": " << v.symbol;
+    const bool long_form = v.symbol.find("E*8FormLong") != std::string::npos;
+    const bool short_form = v.symbol.find("E*10FormShortK") != std::string::npos;
+    EXPECT_TRUE(long_form != short_form) << v.name << ": " << v.symbol;
+    // _nocluster and _packed launch their line's kernel: the symbol names the plain line.
+    const std::string line = v.symbol.substr(v.symbol.find("Sm90Name_") + 9);
+    EXPECT_EQ(v.name.rfind(line.substr(0, line.find('E')), 0), 0u) << v.name << ": " << v.symbol;
+    // A tuned-only or by-name line is never a full candidate; B-resident is tuned-only.
+    if (v.auto_tuned_only) EXPECT_FALSE(v.auto_candidate) << v.name;
+    if (v.mech.b_resident) EXPECT_TRUE(v.auto_tuned_only) << v.name;
+  }
+  EXPECT_GT(k5, 0);
+}
