@@ -84,7 +84,7 @@ struct Variant {
   Mechanism mech;            // how it works: load path, MMA, pipeline, order, epilogue
   Requirements req;
   // The kernel's symbol in the machine code: a substring of the mangled name, '*' matching
-  // anything ("k5_ws_tma_wgmma_kernel*K5ConfigI6__halfS4_..."); "" for peers.
+  // anything ("k5_ws_tma_wgmma_kernel*Sm90Name_k5_f16_128x128x64_s6E*8FormLong"); "" for peers.
   std::string symbol;
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
