@@ -445,34 +445,32 @@ struct K5Variant {
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e), 2, \
                        policy, make_packed,                                                          \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
+// A line whose kernel is its own (the variant's name is the kernel's tag), launched by make().
+#define PIPEGEMM_K5_OWN_LINE(t, name, cluster, policy, ...) \
+  PIPEGEMM_K5_REGISTER(t, name, name, cluster, policy, make, __VA_ARGS__)
 #define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e, policy)                                           \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), \
-                       2, policy, make,                                                              \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), 2, policy,                \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Pingpong, RasterScheduler))
 // _B_RESIDENT: B loaded once and kept in smem (N <= BN, K <= s * bk), deferred stores, no clusters.
 #define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e, policy)                                         \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e),                         \
-                       PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, policy, make,           \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, policy,              \
                        sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s>,                       \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _B_RESIDENT_K: the same with B's k_tiles apart from the ring -- K <= k (k / bk slots of B), the
 // rest of the smem a deeper ring of A (s stages).
 #define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k, policy)                                    \
   static_assert((k) % (bk) == 0, "K <= k: whole k_tiles of B");                                      \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k),                    \
-                       PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, policy, make,      \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, policy,         \
                        sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s, (k) / (bk)>,           \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2
 // when K >= 2048 like PIPEGEMM_K5.
 #define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e, policy)                                            \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), \
-                       2, policy, make,                                                              \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), 2, policy,                 \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, StreamKScheduler))
 // _CLUSTER1X2: the plain kernel with its 2-CTA clusters side by side along N, multicasting A.
 #define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e, policy)                                         \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e),                         \
-                       PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, policy, make,           \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, policy,              \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastA, EpilogueTmaStore, Cooperative, RasterScheduler))
 #define PIPEGEMM_K5(t, bm, bn, bk, s, e, policy) \
   PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2, policy)
