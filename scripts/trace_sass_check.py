@@ -36,8 +36,8 @@ UNITS = {
     "k4_persistent_f16_256_128_64_3_4_2_8": ('pipegemm/kernels/k4_multistage/kernel.cuh"\n#include "kernels/ladder_variant.cuh',
                                              "PIPEGEMM_K4_PERSISTENT(f16, 256, 128, 64, 3, 4, 2, 8)", None),
     # plain, nocluster and packed launches of one kernel family, the general form included
-    "k5_f16_128_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5(f16, 128, 256, 64, 4, 2, candidate)", ["90a"]),
-    "k5_pingpong_f16_64_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5_PINGPONG(f16, 64, 256, 64, 4, 2, tuned)", ["90a"]),
+    "k5_f16_128_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5(f16, 128, 256, 64, 4, 2, deferred, general, candidate)", ["90a"]),
+    "k5_pingpong_f16_64_256_64_4_2": ('kernels/k5_ws_tma_wgmma.cuh', "PIPEGEMM_K5_PINGPONG(f16, 64, 256, 64, 4, 2, every_k, general, tuned)", ["90a"]),
 }
 TRACE_INCLUDE = '#include "pipegemm/pipeline/trace.cuh"'
 

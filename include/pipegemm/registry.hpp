@@ -72,6 +72,20 @@ using PrepareFn = Status (*)(const Problem& p, const Operands& x, cudaStream_t_ 
 // Where auto may also guess a tuned-only variant (see Variant::auto_guess_when).
 using GuessWhenFn = bool (*)(const Problem& p, int sm_count);
 
+// One kernel instantiation a variant launches, and the problems it launches it for. A variant of
+// one kernel has one (every problem it takes); k5's have one per form of their table line
+// (variants.def): the plain TN GEMM's kernel for a long K and for a short one, or one kernel at
+// every K, and a general kernel per operand layout pair for every other problem.
+struct KernelInstance {
+  std::string form;     // "long", "short_k", "general_kk", "general_kmn", "general_mnk", "general_mnmn"; "" if the only one
+  std::string symbol;   // its symbol in the machine code (as Variant::symbol)
+  bool general = false; // true: problems other than the plain TN GEMM (its layouts below); false: the plain TN
+                        // GEMM (every problem the variant takes, where it has no general kernel)
+  bool a_mn_major = false, b_mn_major = false;  // general: the operand layouts it is built for
+  int64_t min_k = 0, max_k = 0;  // the K range it runs at the defaults (0: open); the plain TN GEMM's only
+  std::string when;     // the rule in words, the cluster size included
+};
+
 struct Variant {
   std::string name;          // unique; one scheme: <family>_<types>_<BM>x<BN>x<BK>[_s<STAGES>][_<option>]
   std::string family;        // "cublas", "k0_simple", ..., "k4_multistage", "k5_ws_tma_wgmma"
@@ -86,6 +100,9 @@ struct Variant {
   // The kernel's symbol in the machine code: a substring of the mangled name, '*' matching
   // anything ("k5_ws_tma_wgmma_kernel*Sm90Name_k5_f16_128x128x64_s6E*8FormLong"); "" for peers.
   std::string symbol;
+  // Every kernel it launches, symbol and rule each (symbol above: the one a long K runs); a single
+  // kernel of ours: that one, empty for peers (filled in by the registry where a family leaves it).
+  std::vector<KernelInstance> kernels;
   LaunchFn launch = nullptr;
   OccupancyFn occupancy = nullptr;
   KnownWrongFn known_wrong = nullptr;

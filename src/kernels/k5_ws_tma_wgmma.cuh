@@ -23,37 +23,64 @@
 
 namespace pipegemm::detail {
 
-// The short-K companion of a config (used when K <= 512, where a tile's stores, not its MMAs,
-// are the long pole): 16-bit D -> the deferred-store form of the same config (the tile is
-// written out under the next tile's wgmma; measured 111% of cuBLAS on 4096x4096x256 against
-// 104% for 3 stages / 4 buffers); fp32 D (too many registers to defer) -> 3 stages and 4
-// epilogue buffers, so the stores drain under the next mainloop.
-// Ping-pong hides the tile's stores under the other consumer's mainloop already, and B-resident is a
-// short-K form of its own (deferred stores): their own configs.
-// The wide tile (kMBlocks = 2) has neither the registers to defer nor the smem for 4 buffers: itself;
-// so are the configs clustered along N (built for the wide tile).
-template <class Cfg, class Line>
-using K5ShortK = std::conditional_t<
-    Cfg::kPingpong || Cfg::kBResident || (Cfg::kMBlocks > 1) || Cfg::kClusterN, Cfg,
-    std::conditional_t<
-        sizeof(typename Cfg::TD) == 2,
-        sm90::Sm90Gemm<typename Cfg::Mainloop, sm90::EpilogueDeferredStore<typename Cfg::TD, Cfg::kEpiBufs>,
-                       sm90::Cooperative, sm90::RasterScheduler, sm90::KernelName<Line, sm90::FormShortK>>,
-        sm90::Sm90Gemm<sm90::MainloopTmaWgmma<typename Cfg::TA, sm90::Tile<Cfg::BM, Cfg::BN, Cfg::BK>, 3>,
-                       sm90::EpilogueTmaStore<typename Cfg::TD, 4>, sm90::Cooperative, sm90::RasterScheduler,
-                       sm90::KernelName<Line, sm90::FormShortK>>>>;
+// The two columns of a k5 line (variants.def) that say which kernels the line is built with; read
+// here and nowhere else (K5Variant). The lines of one config (PIPEGEMM_K5, _NOCLUSTER, _PACKED)
+// share its kernels, so they carry the same columns.
+// Short-K column -- the plain TN GEMM's kernels:
+//   every_k         one kernel at every K: the line's own (ping-pong hides a tile's stores under
+//                   the other consumer's mainloop already; B-resident defers its own stores; the
+//                   wide tile has neither the registers to defer nor the smem for 4 buffers; so
+//                   are the configs clustered along N, built for the wide tile)
+//   deferred        the deferred-store form at every K (the tile is written out under the next
+//                   tile's wgmma); the line's own long-K kernel is not built
+//   short_deferred  the line's kernel for K > kShortK, the deferred-store form for K <= kShortK
+//                   (with few k_tiles a tile's stores, not its MMAs, are the long pole; measured
+//                   111% of cuBLAS on 4096x4096x256 against 104% for 3 stages / 4 buffers)
+//   short_s3e4      the line's kernel for K > kShortK, 3 stages and 4 epilogue buffers for
+//                   K <= kShortK, so the stores drain under the next mainloop (fp32 or s32 D: too
+//                   many registers to defer)
+// Layouts column:
+//   tn              the plain TN GEMM only
+//   general         and a general kernel for each pair of operand layouts (K- or MN-major A and B),
+//                   with the full semantics, for every problem that is not the plain TN GEMM
+namespace k5_column {
+struct every_k;
+struct deferred;
+struct short_deferred;
+struct short_s3e4;
+struct tn;
+struct general;
+}  // namespace k5_column
 
-// One registered variant = up to two kernel instantiations of the same family for the plain TN
-// GEMM, picked per problem by the launcher (an explicit heuristic, stated here and in docs/hopper.md):
-//   Cfg       (4 stages, 2 epilogue buffers per consumer) when K > kShortK;
-//   CfgShortK when K <= kShortK: with few k_tiles per tile the tile's stores, not its MMAs, are
-//             the long pole. 16-bit D: the deferred-store config (the tile is written out under
-//             the next tile's wgmma); fp32 D (too many registers to defer): 3 stages and 4
-//             epilogue buffers, so the stores drain under the next mainloop.
-//   kDeferAlways (16-bit D, the cooperative 128x256 tile): the deferred-store config at every K --
-//             at K = 4096-8192 it measured 0.3-0.6% faster than Cfg on four of the five long-K
-//             compute shapes, FP16 and BF16 (H200, docs/hopper.md), so Cfg
-//             is not built for it. CfgMain: the kernel a long K runs (registered shape, SASS).
+// The plain TN GEMM's short-K kernel of a line (the line's own where it has none).
+template <class Cfg, class Line, class ShortK>
+struct K5ShortKOf {
+  static_assert(std::is_same_v<ShortK, k5_column::every_k>, "short-K column: every_k, deferred, short_deferred, short_s3e4");
+  using type = Cfg;
+};
+template <class Cfg, class Line>
+struct K5ShortKOf<Cfg, Line, k5_column::short_deferred> {
+  using type = sm90::Sm90Gemm<typename Cfg::Mainloop, sm90::EpilogueDeferredStore<typename Cfg::TD, Cfg::kEpiBufs>,
+                              sm90::Cooperative, sm90::RasterScheduler, sm90::KernelName<Line, sm90::FormShortK>>;
+};
+template <class Cfg, class Line>
+struct K5ShortKOf<Cfg, Line, k5_column::deferred> : K5ShortKOf<Cfg, Line, k5_column::short_deferred> {};
+template <class Cfg, class Line>
+struct K5ShortKOf<Cfg, Line, k5_column::short_s3e4> {
+  using type = sm90::Sm90Gemm<sm90::MainloopTmaWgmma<typename Cfg::TA, sm90::Tile<Cfg::BM, Cfg::BN, Cfg::BK>, 3>,
+                              sm90::EpilogueTmaStore<typename Cfg::TD, 4>, sm90::Cooperative, sm90::RasterScheduler,
+                              sm90::KernelName<Line, sm90::FormShortK>>;
+};
+
+// One registered variant = the kernels of its table line's columns (kernels_of() lists them, with
+// the rule launch() picks each by -- an explicit heuristic, stated here and in docs/hopper.md):
+//   Cfg       the line's kernel (e.g. 4 stages, 2 epilogue buffers per consumer), when K > kShortK;
+//   CfgShortK the short_k column's, when K <= kShortK (the line's own for every_k);
+//   kDeferAlways (short_k = deferred; 16-bit D, the cooperative 128x256 tile): the deferred-store
+//             config at every K -- at K = 4096-8192 it measured 0.3-0.6% faster than Cfg on four
+//             of the five long-K compute shapes, FP16 and BF16 (H200, docs/hopper.md), so Cfg is
+//             not built for it. CfgMain: the kernel a long K runs (registered shape, SASS).
+//   CfgGeneral<A, B> (layouts = general): every problem that is not the plain TN GEMM.
 // kCluster: 2 = clusters of 2 CTAs along M multicasting B, used when M has >= 2 tiles and the
 // mainloop is long (K >= kClusterMinK: the cluster's lockstep start and end are amortized) -- along
 // N multicasting A when Cfg::kClusterN (N has >= 2 tiles); 1 = never clusters.
@@ -69,12 +96,21 @@ using K5ShortK = std::conditional_t<
 // CfgGeneral<A_MN, B_MN>: the same tile and ring with the full semantics (kGeneral: batch, alpha,
 // beta * C, bias, activation) and the operands' layouts (MN-major A and/or B), launched for every
 // problem that is not the plain TN GEMM, whatever its K.
-template <class Types, class Cfg, int kCluster>
+template <class Types, class Cfg, int kCluster, class ShortK, class Layouts>
 struct K5Variant {
   using Line = typename sm90::LineOf<typename Cfg::Name>::type;  // the table line's name tag
-  using CfgShortK = K5ShortK<Cfg, Line>;
-  static constexpr bool kDeferAlways = sizeof(typename Cfg::TD) == 2 && Cfg::BM == 128 && Cfg::BN == 256 &&
-                                       !Cfg::kPingpong && !Cfg::kBResident && !Cfg::kStreamK;
+  using CfgShortK = typename K5ShortKOf<Cfg, Line, ShortK>::type;
+  static constexpr bool kDeferAlways = std::is_same_v<ShortK, k5_column::deferred>;
+  // What the columns may say for a config: the short-K forms are cooperative tiles of one m64
+  // block a consumer, clustered along M; deferring needs a 16-bit D and the raster order.
+  static_assert(std::is_same_v<ShortK, k5_column::every_k> ||
+                    !(Cfg::kPingpong || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN),
+                "short-K column: every_k for ping-pong, B-resident, the wide tile and clusters along N");
+  static_assert(!(kDeferAlways || std::is_same_v<ShortK, k5_column::short_deferred>) ||
+                    (sizeof(typename Cfg::TD) == 2 && !(kDeferAlways && Cfg::kStreamK)),
+                "short-K column: deferred forms need a 16-bit D (kDeferAlways: and the raster order)");
+  static_assert(std::is_same_v<Layouts, k5_column::tn> || std::is_same_v<Layouts, k5_column::general>,
+                "layouts column: tn or general");
   // The general form stores its tile in its own epilogue. Deferring those stores like the plain
   // form's (a second set of general kernels, once behind $PIPEGEMM_K5_GENERAL_DEFER) measured level
   // or slower on every epilogue row in two runs (docs/hopper.md), so it was removed.
@@ -101,7 +137,9 @@ struct K5Variant {
   // The wide tile (256x192, 2 x 96 accumulators a consumer): the plain form too.
   // Clusters along N: the plain form too. So is the 64-wide tile (the general form's bias and
   // MN-major layouts are 128-column ones).
-  static constexpr bool kPlainOnly = Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN || Cfg::BN < 128;
+  static constexpr bool kPlainOnly = std::is_same_v<Layouts, k5_column::tn>;
+  static_assert(kPlainOnly || !(Cfg::kInt8 || Cfg::kBResident || Cfg::kMBlocks > 1 || Cfg::kClusterN || Cfg::BN < 128),
+                "layouts column: tn for s8, B-resident, the wide tile, clusters along N and the 64-wide tile");
   static constexpr int64_t kClusterMinK = 2048;
 
   // A launch of `grid` CTAs of C in clusters of `cluster` along x, programmatically dependent on
@@ -337,6 +375,46 @@ struct K5Variant {
     return occupancy_of(kernel, CfgMain::kNumThreads, CfgMain::kSmemBytes, blocks, regs);
   }
 
+  // A kernel's symbol pattern: its tag "Sm90Name_<line>" (in pipegemm::detail), then its form's.
+  template <class C>
+  static std::string symbol_of(const char* line) {
+    return std::string("k5_ws_tma_wgmma_kernel*Sm90Name_") + line + "E*" +
+           sm90::FormOf<typename C::Name>::type::kSymbol;
+  }
+  // The kernels launch() picks from, each with its rule (the defaults; the env knobs above move them).
+  static std::vector<KernelInstance> kernels_of(const char* line) {
+    const std::string along = Cfg::kClusterN ? "N" : "M", side = Cfg::kClusterN ? "N > BN" : "M > BM";
+    const std::string clusters = kCluster == 2 ? "; clusters of 2 along " + along + " when " + side + " and K >= " +
+                                                     std::to_string(kClusterMinK)
+                                               : "; no clusters";
+    const std::string plain = kPlainOnly ? "the plain TN GEMM" : "the plain TN GEMM (A, B K-major, alpha 1, no C, batch, bias)";
+    auto form_of = [](const std::string& sym) { return sym.find("FormShortK") != std::string::npos ? "short_k" : "long"; };
+    std::vector<KernelInstance> k;
+    if constexpr (std::is_same_v<CfgShortK, Cfg> || kDeferAlways) {
+      const std::string s = symbol_of<CfgMain>(line);
+      k.push_back({form_of(s), s, false, false, false, 0, 0, plain + ", every K" + clusters});
+    } else {
+      const std::string ks = std::to_string(kShortK);
+      k.push_back({"long", symbol_of<Cfg>(line), false, false, false, kShortK + 1, 0, plain + ", K > " + ks + clusters});
+      k.push_back({"short_k", symbol_of<CfgShortK>(line), false, false, false, 0, kShortK,
+                   plain + ", K <= " + ks + " ($PIPEGEMM_K5_SHORT_K)" + clusters});
+    }
+    if constexpr (!kPlainOnly) {
+      using sm90::KMajor, sm90::MnMajor;
+      auto general = [&](auto* c, const char* form, bool a_mn, bool b_mn) {
+        using C = std::remove_pointer_t<decltype(c)>;
+        k.push_back({form, symbol_of<C>(line), true, a_mn, b_mn, 0, 0,
+                     std::string("every other problem with A ") + (a_mn ? "MN" : "K") + "-major, B " +
+                         (b_mn ? "MN" : "K") + "-major, every K" + clusters});
+      };
+      general(static_cast<CfgGeneral<KMajor, KMajor>*>(nullptr), "general_kk", false, false);
+      general(static_cast<CfgGeneral<KMajor, MnMajor>*>(nullptr), "general_kmn", false, true);
+      general(static_cast<CfgGeneral<MnMajor, KMajor>*>(nullptr), "general_mnk", true, false);
+      general(static_cast<CfgGeneral<MnMajor, MnMajor>*>(nullptr), "general_mnmn", true, true);
+    }
+    return k;
+  }
+
   // name: the registered variant's; line: the table line whose kernels it launches (its tag's
   // name); policy: auto's, the line's last column.
   static Variant make(const char* name, const char* line, AutoPolicy policy) {
@@ -359,11 +437,10 @@ struct K5Variant {
     // TMA row pitches are multiples of 16 bytes: 8 fp16/bf16 (16 s8) elements for A and B.
     v.req.ld_multiple = 16 / int(sizeof(typename Cfg::TA));
     v.req.ldd_multiple = 16 / int(sizeof(typename Cfg::TD));  // D's own 16 bytes (s8 A: 16 elements, s32 D: 4)
-    // The symbol: the kernel whose name tag is this line's, in the form a long K runs.
-    // (Tags: "Sm90Name_<line>" in pipegemm::detail, then the form's, length-prefixed.)
-    using Form = typename sm90::FormOf<typename CfgMain::Name>::type;
-    v.symbol = std::string("k5_ws_tma_wgmma_kernel*Sm90Name_") + line + "E*" +
-               (std::is_same_v<Form, sm90::FormShortK> ? "10FormShortK" : "8FormLong");
+    // The symbol: the kernel whose name tag is this line's, in the form a long K runs; and every
+    // kernel of the line with the problems it runs.
+    v.symbol = symbol_of<CfgMain>(line);
+    v.kernels = kernels_of(line);
     v.launch = &launch;
     v.occupancy = &occupancy;
     v.workspace = &workspace;
@@ -424,55 +501,55 @@ struct K5Variant {
 // the same kernel without them; _PACKED runs it behind a copy of the unaligned operands (any
 // alignment). CMake puts the lines of one config in one translation unit. Each line composes its
 // kernel (sm90/gemm.cuh) from the collectives, TA / TD its types; `line` names the kernel's tag.
-#define PIPEGEMM_K5_REGISTER(t, line, name, cluster, policy, make_fn, ...)                           \
-  namespace pipegemm::detail {                                                                       \
-  struct PIPEGEMM_CAT(Sm90Name_, line);                                                              \
-  void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                     \
-    using TA = typename CudaElement<types::t::a>::T;                                                 \
-    using TD = typename CudaElement<types::t::d>::T;                                                 \
-    using Cfg = sm90::Sm90Gemm<__VA_ARGS__, sm90::KernelName<PIPEGEMM_CAT(Sm90Name_, line), sm90::FormLong>>; \
-    out.push_back(K5Variant<types::t, Cfg, cluster>::make_fn(PIPEGEMM_STR(name), PIPEGEMM_STR(line),       \
-                                                             AutoPolicy::policy));                     \
-  }                                                                                                  \
+#define PIPEGEMM_K5_REGISTER(t, line, name, cluster, shortk, layouts, policy, make_fn, ...)                       \
+  namespace pipegemm::detail {                                                                                    \
+  struct PIPEGEMM_CAT(Sm90Name_, line);                                                                           \
+  void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out) {                                                   \
+    using TA = typename CudaElement<types::t::a>::T;                                                              \
+    using TD = typename CudaElement<types::t::d>::T;                                                              \
+    using Cfg = sm90::Sm90Gemm<__VA_ARGS__, sm90::KernelName<PIPEGEMM_CAT(Sm90Name_, line), sm90::FormLong>>;     \
+    out.push_back(K5Variant<types::t, Cfg, cluster, k5_column::shortk, k5_column::layouts>::make_fn(              \
+        PIPEGEMM_STR(name), PIPEGEMM_STR(line), AutoPolicy::policy));                                             \
+  }                                                                                                               \
   }
-#define PIPEGEMM_K5_TN(bm, bn, bk, s, e, mc, epi, schedule, scheduler)                                \
-  sm90::MainloopTmaWgmma<TA, sm90::Tile<bm, bn, bk>, s, sm90::mc>, sm90::epi<TD, e>, sm90::schedule, \
+#define PIPEGEMM_K5_TN(bm, bn, bk, s, e, mc, epi, schedule, scheduler)                                            \
+  sm90::MainloopTmaWgmma<TA, sm90::Tile<bm, bn, bk>, s, sm90::mc>, sm90::epi<TD, e>, sm90::schedule,              \
       sm90::scheduler
-#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster, policy)                               \
-  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), name, cluster, policy, make,       \
+#define PIPEGEMM_K5_ENTRY(name, t, bm, bn, bk, s, e, cluster, shortk, layouts, policy)                            \
+  PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), name, cluster, shortk, layouts, policy, make,    \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
-#define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e, policy)                                             \
+#define PIPEGEMM_K5_PACKED(t, bm, bn, bk, s, e, shortk, layouts, policy)                                          \
   PIPEGEMM_K5_REGISTER(t, PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), PIPEGEMM_NAME_K5_PACKED(t, bm, bn, bk, s, e), 2, \
-                       policy, make_packed,                                                          \
+                       shortk, layouts, policy, make_packed,                                                      \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, RasterScheduler))
 // A line whose kernel is its own (the variant's name is the kernel's tag), launched by make().
-#define PIPEGEMM_K5_OWN_LINE(t, name, cluster, policy, ...) \
-  PIPEGEMM_K5_REGISTER(t, name, name, cluster, policy, make, __VA_ARGS__)
-#define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e, policy)                                           \
-  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), 2, policy,                \
+#define PIPEGEMM_K5_OWN_LINE(t, name, cluster, shortk, layouts, policy, ...)                                      \
+  PIPEGEMM_K5_REGISTER(t, name, name, cluster, shortk, layouts, policy, make, __VA_ARGS__)
+#define PIPEGEMM_K5_PINGPONG(t, bm, bn, bk, s, e, shortk, layouts, policy)                                        \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_PINGPONG(t, bm, bn, bk, s, e), 2, shortk, layouts, policy,             \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Pingpong, RasterScheduler))
 // _B_RESIDENT: B loaded once and kept in smem (N <= BN, K <= s * bk), deferred stores, no clusters.
-#define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e, policy)                                         \
-  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, policy,              \
-                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s>,                       \
+#define PIPEGEMM_K5_B_RESIDENT(t, bm, bn, bk, s, e, shortk, layouts, policy)                                      \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT(t, bm, bn, bk, s, e), 1, shortk, layouts, policy,           \
+                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s>,                                    \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _B_RESIDENT_K: the same with B's k_tiles apart from the ring -- K <= k (k / bk slots of B), the
 // rest of the smem a deeper ring of A (s stages).
-#define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k, policy)                                    \
-  static_assert((k) % (bk) == 0, "K <= k: whole k_tiles of B");                                      \
-  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, policy,         \
-                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s, (k) / (bk)>,           \
+#define PIPEGEMM_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k, shortk, layouts, policy)                                 \
+  static_assert((k) % (bk) == 0, "K <= k: whole k_tiles of B");                                                   \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_B_RESIDENT_K(t, bm, bn, bk, s, e, k), 1, shortk, layouts, policy,      \
+                       sm90::MainloopBResident<TA, sm90::Tile<bm, bn, bk>, s, (k) / (bk)>,                        \
                        sm90::EpilogueDeferredStore<TD, e>, sm90::BResident, sm90::RasterScheduler)
 // _STREAMK: the cooperative kernel walking stream-K segments (pipeline/stream_k.cuh), clusters of 2
 // when K >= 2048 like PIPEGEMM_K5.
-#define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e, policy)                                            \
-  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), 2, policy,                 \
+#define PIPEGEMM_K5_STREAMK(t, bm, bn, bk, s, e, shortk, layouts, policy)                                         \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_STREAMK(t, bm, bn, bk, s, e), 2, shortk, layouts, policy,              \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastB, EpilogueTmaStore, Cooperative, StreamKScheduler))
 // _CLUSTER1X2: the plain kernel with its 2-CTA clusters side by side along N, multicasting A.
-#define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e, policy)                                         \
-  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, policy,              \
+#define PIPEGEMM_K5_CLUSTER1X2(t, bm, bn, bk, s, e, shortk, layouts, policy)                                      \
+  PIPEGEMM_K5_OWN_LINE(t, PIPEGEMM_NAME_K5_CLUSTER1X2(t, bm, bn, bk, s, e), 2, shortk, layouts, policy,           \
                        PIPEGEMM_K5_TN(bm, bn, bk, s, e, MulticastA, EpilogueTmaStore, Cooperative, RasterScheduler))
-#define PIPEGEMM_K5(t, bm, bn, bk, s, e, policy) \
-  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2, policy)
-#define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e, policy) \
-  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 1, policy)
+#define PIPEGEMM_K5(t, bm, bn, bk, s, e, shortk, layouts, policy)                                                 \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 2, shortk, layouts, policy)
+#define PIPEGEMM_K5_NOCLUSTER(t, bm, bn, bk, s, e, shortk, layouts, policy)                                       \
+  PIPEGEMM_K5_ENTRY(PIPEGEMM_NAME_K5_NOCLUSTER(t, bm, bn, bk, s, e), t, bm, bn, bk, s, e, 1, shortk, layouts, policy)

@@ -119,7 +119,11 @@ const std::vector<Variant>& variants() {
 #define PIPEGEMM_LINE(name) detail::PIPEGEMM_REGISTER_FN(name)(v);
 #include "registry/table_lines.inc"
 #undef PIPEGEMM_LINE
-    for (Variant& x : v) x.description = describe(x);
+    for (Variant& x : v) {
+      x.description = describe(x);
+      // A family of one kernel per variant: that kernel, for every problem the variant takes.
+      if (x.kernels.empty() && !x.symbol.empty()) x.kernels.push_back({"", x.symbol, false, false, false, 0, 0, "every problem it takes"});
+    }
     return v;
   }();
   return all;

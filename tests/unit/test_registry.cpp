@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -173,4 +174,80 @@ TEST(Registry, K5SymbolsNameTheirLineAndForm) {
     if (v.mech.b_resident) EXPECT_TRUE(v.auto_tuned_only) << v.name;
   }
   EXPECT_GT(k5, 0);
+}
+
+// Variant::kernels: every kernel a variant launches, by its own symbol, with the problems it runs.
+// A k5 line's short_k and layouts columns (variants.def) decide them: the plain TN GEMM's kernels
+// cover every K once (one kernel, or K <= 512 and K > 512), the general kernels every layout pair.
+TEST(Registry, EveryKernelOfAVariantIsListedWithItsRule) {
+  std::map<std::string, std::vector<std::string>> symbols;  // variant -> its kernels' symbols
+  for (const Variant& v : variants()) {
+    if (v.is_peer()) {
+      EXPECT_TRUE(v.kernels.empty()) << v.name;
+      continue;
+    }
+    ASSERT_FALSE(v.kernels.empty()) << v.name;
+    std::set<std::string> unique;
+    for (const KernelInstance& k : v.kernels) {
+      EXPECT_TRUE(unique.insert(k.symbol).second) << v.name << ": " << k.symbol;
+      EXPECT_FALSE(k.when.empty()) << v.name;
+      symbols[v.name].push_back(k.symbol);
+    }
+    if (v.family != "k5_ws_tma_wgmma") {
+      EXPECT_EQ(v.kernels.size(), 1u) << v.name;
+      EXPECT_EQ(v.kernels[0].symbol, v.symbol) << v.name;
+      continue;
+    }
+    const std::string tag = v.symbol.substr(0, v.symbol.find("E*") + 2);  // "...Sm90Name_<line>E*"
+    std::vector<const KernelInstance*> plain;
+    std::set<std::pair<bool, bool>> layouts;
+    for (const KernelInstance& k : v.kernels) {
+      EXPECT_EQ(k.symbol.rfind(tag, 0), 0u) << v.name << ": " << k.symbol;  // the line's tag, then the form's
+      EXPECT_FALSE(k.form.empty()) << v.name;
+      // The cluster rule is the variant's.
+      EXPECT_EQ(k.when.find("clusters of 2") != std::string::npos, v.mech.max_cluster == 2) << v.name << ": " << k.when;
+      if (k.general) {
+        EXPECT_TRUE(layouts.insert({k.a_mn_major, k.b_mn_major}).second) << v.name << ": " << k.form;
+        EXPECT_EQ(k.min_k, 0) << v.name;
+        EXPECT_EQ(k.max_k, 0) << v.name;
+      } else {
+        plain.push_back(&k);
+      }
+    }
+    // The general kernels: all four layout pairs where the variant takes MN-major operands, else none.
+    EXPECT_EQ(layouts.size(), v.req.a_mn_major ? 4u : 0u) << v.name;
+    EXPECT_EQ(v.req.a_mn_major, v.req.b_mn_major) << v.name;
+    // The plain TN GEMM's: every K exactly once; the long-K one is the variant's symbol.
+    ASSERT_TRUE(plain.size() == 1 || plain.size() == 2) << v.name;
+    if (plain.size() == 1) {
+      EXPECT_EQ(plain[0]->min_k, 0) << v.name;
+      EXPECT_EQ(plain[0]->max_k, 0) << v.name;
+      EXPECT_EQ(plain[0]->symbol, v.symbol) << v.name;
+    } else {
+      const KernelInstance* lo = plain[0]->max_k ? plain[0] : plain[1];
+      const KernelInstance* hi = plain[0]->max_k ? plain[1] : plain[0];
+      EXPECT_EQ(lo->form, "short_k") << v.name;
+      EXPECT_EQ(hi->form, "long") << v.name;
+      EXPECT_EQ(lo->min_k, 0) << v.name;
+      EXPECT_EQ(hi->min_k, lo->max_k + 1) << v.name;
+      EXPECT_EQ(hi->max_k, 0) << v.name;
+      EXPECT_EQ(hi->symbol, v.symbol) << v.name;
+    }
+  }
+  // The columns of some lines, as the table has them.
+  auto count = [&](const char* name) {
+    EXPECT_NE(find_variant(name), nullptr) << name;
+    return symbols[name].size();
+  };
+  EXPECT_EQ(count("k5_f16_128x256x64_s4"), 5u);         // deferred, general
+  EXPECT_EQ(count("k5_f16_f32out_128x256x64_s4"), 6u);  // short_s3e4, general
+  EXPECT_EQ(count("k5_f16_128x128x64_s6"), 6u);         // short_deferred, general
+  EXPECT_EQ(count("k5_i8_128x256x128_s4"), 2u);         // short_s3e4, tn
+  EXPECT_EQ(count("k5_f16_64x256x64_s4_pingpong"), 5u); // every_k, general
+  EXPECT_EQ(count("k5_f16_256x192x64_s3"), 1u);         // every_k, tn
+  EXPECT_EQ(count("k5_f16_128x256x64_s4_streamk"), 6u); // short_deferred, general
+  EXPECT_EQ(find_variant("k5_f16_128x256x64_s4")->kernels[0].form, "short_k");  // the deferred form at every K
+  // _nocluster and _packed launch their line's kernels.
+  EXPECT_EQ(symbols["k5_f16_128x256x64_s4_nocluster"], symbols["k5_f16_128x256x64_s4"]);
+  EXPECT_EQ(symbols["k5_i8_128x256x128_s4_packed"], symbols["k5_i8_128x256x128_s4"]);
 }

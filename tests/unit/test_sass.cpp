@@ -518,6 +518,27 @@ TEST(SassCli, PrintsAReadableProofForTheSeedKernel) {
   EXPECT_FALSE(has(r, "sm_90a")) << r.out;
 }
 
+// A k5 line's every kernel (Variant::kernels), each found by its own symbol: the 128x256 fp32-out
+// line has the plain TN GEMM's long- and short-K kernels and four general ones.
+TEST(SassCli, ChecksEveryKernelOfAK5LineByItsOwnSymbol) {
+  NEED_CUOBJDUMP();
+  const Variant* v = find_variant("k5_f16_f32out_128x256x64_s4");
+  if (!v) GTEST_SKIP() << "no sm_90a kernels in this build";
+  CliOut r = cli("--kernel k5_f16_f32out_128x256x64_s4 --arch sm_90a --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  std::set<std::string> forms, functions;
+  for (const auto& x : j["verdicts"]) {
+    EXPECT_EQ(x["variant"], "k5_f16_f32out_128x256x64_s4");
+    EXPECT_TRUE(x["pass"].get<bool>()) << x.dump(2);
+    forms.insert(x["form"].get<std::string>());
+    functions.insert(x["function"].get<std::string>());
+  }
+  EXPECT_EQ(forms, (std::set<std::string>{"long", "short_k", "general_kk", "general_kmn", "general_mnk", "general_mnmn"}))
+      << r.out;
+  EXPECT_EQ(functions.size(), 6u) << r.out;
+}
+
 TEST(SassCli, SingleBufferCubinFailsWithExitCode1) {
   NEED_CUOBJDUMP();
   for (const char* arch : {"sm_80", "sm_90a"}) {

@@ -118,6 +118,7 @@ struct Cite {
 
 struct Verdict {
   std::string variant;   // registry name, or "" for a function nobody registered
+  std::string form;      // which of the variant's kernels (KernelInstance::form; "" for its only one)
   std::string function;  // mangled name
   std::string arch;
   Expect expect;

@@ -45,14 +45,49 @@ namespace pipegemm::sm90 {
 
 // A kernel's name tag: the variant table line's tag (an incomplete struct named after the line)
 // and the form of the line it is -- FormLong (the kernel a long K runs), FormShortK (a short K's),
-// FormGeneral<LA, LB> (the general form at operand layouts LA, LB) -- so that the mangled symbol
-// names the line and the form.
+// FormGeneral<LA, LB> (the general form at operand layouts LA, LB: one tag per pair) -- so that
+// the mangled symbol names the line and the form. kSymbol: the form's tag as it is mangled, for
+// the registry's symbol patterns (src/kernels/k5_ws_tma_wgmma.cuh).
 template <class Line, class Form>
 struct KernelName;
-struct FormLong;
-struct FormShortK;
+struct FormLong {
+  static constexpr const char* kSymbol = "8FormLong";
+};
+struct FormShortK {
+  static constexpr const char* kSymbol = "10FormShortK";
+};
+struct FormGeneralKK {  // A and B K-major
+  static constexpr const char* kSymbol = "13FormGeneralKK";
+};
+struct FormGeneralKMn {  // A K-major, B MN-major
+  static constexpr const char* kSymbol = "14FormGeneralKMn";
+};
+struct FormGeneralMnK {  // A MN-major, B K-major
+  static constexpr const char* kSymbol = "14FormGeneralMnK";
+};
+struct FormGeneralMnMn {  // A and B MN-major
+  static constexpr const char* kSymbol = "15FormGeneralMnMn";
+};
 template <class LayoutA, class LayoutB>
-struct FormGeneral;
+struct FormGeneralOf;
+template <>
+struct FormGeneralOf<KMajor, KMajor> {
+  using type = FormGeneralKK;
+};
+template <>
+struct FormGeneralOf<KMajor, MnMajor> {
+  using type = FormGeneralKMn;
+};
+template <>
+struct FormGeneralOf<MnMajor, KMajor> {
+  using type = FormGeneralMnK;
+};
+template <>
+struct FormGeneralOf<MnMajor, MnMajor> {
+  using type = FormGeneralMnMn;
+};
+template <class LayoutA, class LayoutB>
+using FormGeneral = typename FormGeneralOf<LayoutA, LayoutB>::type;
 template <class Name>
 struct LineOf;
 template <class Line, class Form>

@@ -36,6 +36,21 @@ report::Value activations(const Requirements& r) {
   return a;
 }
 
+// The kernels a variant launches, each with its symbol and the problems it runs (Variant::kernels).
+report::Value kernels(const Variant& v) {
+  report::Value a = report::Value::array();
+  for (const KernelInstance& k : v.kernels)
+    a.push(report::Value::object({{"form", k.form.empty() ? report::Value(nullptr) : report::Value(k.form)},
+                                  {"symbol", k.symbol},
+                                  {"general", k.general},
+                                  {"a_mn_major", k.a_mn_major},
+                                  {"b_mn_major", k.b_mn_major},
+                                  {"min_k", k.min_k},
+                                  {"max_k", k.max_k},
+                                  {"when", k.when}}));
+  return a;
+}
+
 }  // namespace
 
 ListReport list_registry() {
@@ -69,7 +84,7 @@ report::Document document(const ListReport& r) {
        {"mechanism.load", "", Show::data}, {"mechanism.mma", "", Show::data},
        {"mechanism.pipeline", "", Show::data}, {"mechanism.order", "", Show::data},
        {"mechanism.epilogue", "", Show::data}, {"symbol", "", Show::data}, {"teaching", "", Show::data},
-       {"capabilities", "computes"}});
+       {"capabilities", "computes"}, {"kernels", "", Show::data}});
   for (const Variant* p : r.variants) {
     const Variant& v = *p;
     const Mechanism& m = v.mech;
@@ -87,8 +102,18 @@ report::Document document(const ListReport& r) {
            v.req.c_apart, v.req.c_f32, v.req.batch, v.req.bias_per_row, v.req.bias_per_col, activations(v.req),
            to_string(m.load), to_string(m.mma), to_string(m.pipeline), to_string(m.order), to_string(m.epilogue),
            v.symbol.empty() ? report::Value(nullptr) : report::Value(v.symbol),
-           v.teaching.empty() ? report::Value(nullptr) : report::Value(v.teaching), describe_capabilities(v)});
+           v.teaching.empty() ? report::Value(nullptr) : report::Value(v.teaching), describe_capabilities(v),
+           kernels(v)});
   }
+  // The kernels of the variants whose table line has forms (k5), each by its symbol and the problems
+  // it runs; every other variant launches one kernel, its symbol (--json).
+  report::Table& k = d.section().table(
+      "", "the kernels of the k5 lines, each form by its symbol (every other variant: one kernel, --json)",
+      {{"", "variant"}, {"", "form"}, {"", "runs", Show::text}, {"", "symbol", Show::text}});
+  for (const Variant* p : r.variants)
+    if (!p->kernels.empty() && !p->kernels[0].form.empty())
+      for (const KernelInstance& x : p->kernels)
+        k.add({p->name, x.form, report::text_cell(x.when), report::text_cell(x.symbol)});
   return d;
 }
 

@@ -25,14 +25,21 @@ bool function_ok(const SassRequest& r, const std::string& name) {
 }
 
 // The variant's expectations, or the unmatched function's that no kernel of ours is there.
-Verdict missing(const Variant& v, const std::string& arch) {
+Verdict missing(const Variant& v, const KernelInstance& k, const std::string& arch) {
   Verdict vd;
   vd.variant = v.name;
-  vd.function = "(symbol " + v.symbol + ")";
+  vd.form = k.form;
+  vd.function = "(symbol " + k.symbol + ")";
   vd.arch = arch;
   vd.expect = expect_for(v);
-  vd.checks.push_back({"present", false, "no function matching '" + v.symbol + "' in the " + arch + " code"});
+  vd.checks.push_back({"present", false, "no function matching '" + k.symbol + "' in the " + arch + " code"});
   return vd;
+}
+
+// Is `name` one of v's kernels?
+bool of_variant(const std::string& name, const Variant& v) {
+  return std::any_of(v.kernels.begin(), v.kernels.end(),
+                     [&](const KernelInstance& k) { return symbol_matches(name, k.symbol); });
 }
 
 }  // namespace
@@ -63,7 +70,7 @@ std::function<bool(const std::string&, const std::string&)> wanted(const SassReq
         std::none_of(r.archs.begin(), r.archs.end(), [&](const std::string& a) { return norm_arch(a) == arch; }))
       return false;
     if (!r.own && r.kernels.empty()) return true;  // a FILE: every function (of the asked archs)
-    return std::any_of(chosen.begin(), chosen.end(), [&](const Variant* v) { return symbol_matches(name, v->symbol); });
+    return std::any_of(chosen.begin(), chosen.end(), [&](const Variant* v) { return of_variant(name, *v); });
   };
 }
 
@@ -96,18 +103,23 @@ Status check_listing(const SassRequest& r, const Listing& l, SassReport* out) {
     const int sm = sm_of(arch);
     std::vector<bool> claimed(l.functions.size(), false);
     for (const Variant* v : chosen) {
-      bool found = false;
-      for (size_t i = 0; i < l.functions.size(); ++i) {
-        const Function& f = l.functions[i];
-        if (f.arch != arch || !symbol_matches(f.name, v->symbol) || !function_ok(r, f.name)) continue;
-        found = claimed[i] = true;
-        Verdict vd = check_function(f, expect_for(*v));
-        vd.variant = v->name;
-        rep.verdicts.push_back(std::move(vd));
-      }
-      // Our own build must hold every registered kernel for every arch it was built for.
+      // Every kernel the variant launches, each by its own symbol, held to the variant's expectations
+      // (its forms share the tile, the warpgroups and the MMA shape).
       const bool applies = sm >= v->min_sm && (v->max_sm == 0 || sm <= v->max_sm);
-      if (!found && applies && (r.own || named) && r.function.empty()) rep.verdicts.push_back(missing(*v, arch));
+      for (const KernelInstance& k : v->kernels) {
+        bool found = false;
+        for (size_t i = 0; i < l.functions.size(); ++i) {
+          const Function& f = l.functions[i];
+          if (f.arch != arch || !symbol_matches(f.name, k.symbol) || !function_ok(r, f.name)) continue;
+          found = claimed[i] = true;
+          Verdict vd = check_function(f, expect_for(*v));
+          vd.variant = v->name;
+          vd.form = k.form;
+          rep.verdicts.push_back(std::move(vd));
+        }
+        // Our own build must hold every registered kernel for every arch it was built for.
+        if (!found && applies && (r.own || named) && r.function.empty()) rep.verdicts.push_back(missing(*v, k, arch));
+      }
     }
     if (r.own || named) continue;
     // Any other kernel of the given file: the generic expectation (overlap, count unchecked).
@@ -156,6 +168,7 @@ report::Document document(const SassReport& r) {
       "verdicts", "",
       {{"", "kernel", Show::text}, {"arch", "arch"}, {"loop", "main loop"}, {"", "overlapped MMA", Show::text},
        {"unroll", "unroll"}, {"pass", "result"}, {"status", "verdict"}, {"variant", "", Show::data},
+       {"form", "", Show::data},
        {"function", "", Show::data}, {"overlap", "", Show::data}, {"expect_overlap", "", Show::data},
        {"mma_in_loop", "", Show::data}, {"mma_overlapped", "", Show::data}, {"mma_in_flight", "", Show::data},
        {"mma_per_k_tile", "", Show::data}, {"loads_in_loop", "", Show::data}, {"load", "", Show::data},
@@ -169,10 +182,11 @@ report::Document document(const SassReport& r) {
     const Value loop = v.loop_found ? Value::object({{"begin", hex(v.loop_begin)}, {"end", hex(v.loop_end)}}) : Value(nullptr);
     std::string mma = v.loop_found ? std::to_string(v.mma_overlapped) + "/" + std::to_string(v.mma_in_loop) : "-";
     if (v.loop_found && !v.overlap && v.mma_overlapped > 0) mma += " (no wait: not a pipeline)";
-    t.add({report::text_cell(v.variant.empty() ? v.function : v.variant), v.arch,
+    t.add({report::text_cell(v.variant.empty() ? v.function : v.variant + (v.form.empty() ? "" : " " + v.form)), v.arch,
            Cell(loop, v.loop_found ? hex(v.loop_begin) + ".." + hex(v.loop_end) : "-"), report::text_cell(mma),
            Cell(v.unroll, v.unroll ? std::to_string(v.unroll) + "x" : "-"), Cell(v.pass, v.pass ? "PASS" : "FAIL"),
-           v.status(), v.variant.empty() ? Value(nullptr) : Value(v.variant), v.function, v.overlap,
+           v.status(), v.variant.empty() ? Value(nullptr) : Value(v.variant),
+           v.form.empty() ? Value(nullptr) : Value(v.form), v.function, v.overlap,
            v.expect.expect_overlap, v.mma_in_loop, v.mma_overlapped, v.mma_in_flight, v.expect.mma_per_k_tile,
            v.loads_in_loop, cite(v.load), cite(v.mma), cite(v.gate), cite(v.blocker), checks});
   }

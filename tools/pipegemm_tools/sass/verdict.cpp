@@ -62,7 +62,8 @@ std::string Verdict::status() const {
 
 std::string format_verdict(const Verdict& v) {
   std::ostringstream o;
-  o << (v.variant.empty() ? v.function : v.variant) << " [" << v.arch << "]: " << v.status() << "\n";
+  o << (v.variant.empty() ? v.function : v.variant) << (v.form.empty() ? "" : " " + v.form) << " [" << v.arch
+    << "]: " << v.status() << "\n";
   if (!v.variant.empty()) o << "  function " << v.function << "\n";
   for (const Check& c : v.checks) {
     // Overlap and gate are what a non-pipelined rung is expected to lack: "no", not "FAIL".
