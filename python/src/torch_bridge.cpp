@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm_torch {
 

@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "pipegemm/arch.hpp"
+#include "pipegemm/introspect/arch.hpp"
 
 namespace pipegemm::plan {
 namespace {

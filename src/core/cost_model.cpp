@@ -1,4 +1,4 @@
-// auto's cost model (docs/dispatch.md): a time per candidate from the GPU table (pipegemm/arch.hpp)
+// auto's cost model (docs/dispatch.md): a time per candidate from the GPU table (pipegemm/introspect/arch.hpp)
 // and the variant's typed fields, no names. Its job is to rank candidates where no tune entry
 // exists -- to keep auto off the cliffs (k0 on an odd K, a 128x256 tile on M = 16, a rung that
 // cannot reach the tensor rate) -- not to predict microseconds.
@@ -17,8 +17,8 @@
 #include <cstdio>
 
 #include "kernels/pack.hpp"
-#include "kernels/split_k.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/pipeline/split_k.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm/pipeline/stream_k.cuh"
 
 namespace pipegemm {
@@ -205,8 +205,8 @@ CostEstimate estimate_cost(const Variant& v, const Problem& p, const plan::ArchS
       if (a.max_blocks_per_sm > 0) blocks = std::min(blocks, a.max_blocks_per_sm);
       blocks = std::max(blocks, 1);
     }
-    // Split-K variants: the launcher's own plan (src/kernels/split_k.hpp).
-    const int split = v.mech.split_k > 1 ? detail::split_plan(p.m, p.n, p.k, v.tile.bm, v.tile.bn, v.tile.bk,
+    // Split-K variants: the launcher's own plan (pipegemm/pipeline/split_k.hpp).
+    const int split = v.mech.split_k > 1 ? pipeline::split_plan(p.m, p.n, p.k, v.tile.bm, v.tile.bn, v.tile.bk,
                                                                v.mech.split_k, int64_t(a.sm_count) * blocks).splits
                                          : 1;
     if (v.mech.stream_k)

@@ -1,4 +1,4 @@
-// auto (pipegemm/dispatch.hpp, docs/dispatch.md): cache, tuned neighbours, the cost model, the rungs.
+// auto (pipegemm/introspect/dispatch.hpp, docs/dispatch.md): cache, tuned neighbours, the cost model, the rungs.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include "core/dispatch.hpp"
 #include "pipegemm/detail/timed_candidates.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 
 namespace pipegemm {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::detail {
 // The largest power of two (<= 256) dividing the address: what a kernel or cuBLASLt may assume.
@@ -29,6 +29,6 @@ Status accepts(const Variant& v, const Problem& p, int sm, const Operands& x);
 void forget_untimed_peer_choices();
 // All of them, prepare()'s timed ones too (clear_choices).
 void forget_peer_choices();
-// choose_variant without re-validating the problem (auto: pipegemm/dispatch.hpp, dispatch.cpp).
+// choose_variant without re-validating the problem (auto: pipegemm/introspect/dispatch.hpp, dispatch.cpp).
 const Variant* choose(const Problem& p, int sm, const Operands& x, std::string* why);
 }  // namespace pipegemm::detail

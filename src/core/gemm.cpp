@@ -4,7 +4,7 @@
 
 #include "core/dispatch.hpp"
 #include "kernels/epilogue_only.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm/device.hpp"
 
 namespace pipegemm {

@@ -18,7 +18,7 @@
 #include "pipegemm/detail/fill.hpp"
 #include "pipegemm/detail/timed_candidates.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 
 namespace pipegemm {
 namespace {

@@ -1,27 +1,12 @@
-// Traced builds only (cmake -DPIPEGEMM_TRACE=ON; CMakeLists.txt adds this file then): the list of
-// kernel units that stamp, arming them, and the SM clock the host converts clock64 with.
+// Traced builds only (cmake -DPIPEGEMM_TRACE=ON; CMakeLists.txt adds this file then): arming the
+// kernel units that stamp (pipeline/trace.cuh keeps their list), and the SM clock the host converts
+// clock64 with.
 #include <cuda_runtime.h>
-
-#include <vector>
 
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/pipeline/trace.cuh"
 
 namespace pipegemm::trace {
-namespace detail {
-
-// Constructed on first use: units register from their static initializers, in any order.
-static std::vector<ArmFn>& units() {
-  static std::vector<ArmFn> u;
-  return u;
-}
-
-bool add_unit(ArmFn arm) {
-  units().push_back(arm);
-  return true;
-}
-
-}  // namespace detail
 
 Status arm(Buffer* device_buffer, int* armed) {
   int n = 0;

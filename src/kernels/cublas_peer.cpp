@@ -16,7 +16,7 @@
 
 #include "core/scratch.hpp"
 #include "kernels/cublas_types.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {

@@ -40,8 +40,8 @@
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/detail/stream_hold.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "registry/table.hpp"
 
 namespace pipegemm::detail {

@@ -305,7 +305,7 @@ struct K5Variant {
       clusters = sk.plan.workers;
       if (sk.plan.sk_units > 0) {  // a partial slot and a flag per (worker, CTA, consumer)
         const int slots = clusters * cluster * C::kConsumers;
-        SplitWorkspace ws;
+        pipeline::SplitWorkspace ws;
         st = split_workspace(x, s, slots, size_t(slots) * C::kAccRegs * 128, &ws);
         if (!st.ok()) return st;
         sk.flags = ws.counters;

@@ -16,7 +16,7 @@
 #include "kernels/pack.hpp"
 #include "kernels/split_k.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/smem_tiles.cuh"
 #include "registry/table.hpp"
@@ -103,20 +103,20 @@ struct LadderVariant {
 
   // Split-K: grid (tiles, splits) from split_plan over the GPU's CTA slots; the workspace only
   // when K is split.
-  static SplitPlan plan_split(const Problem& p) {
+  static pipeline::SplitPlan plan_split(const Problem& p) {
     // The occupancy auto's cost model reads (resident_blocks: per device, asked once), so the
     // launcher and the model plan the same split.
     static const Variant* const self = find_variant(Cfg::Name::kName);
     const int blocks_per_sm = self ? resident_blocks(*self) : 0;
-    return split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
+    return pipeline::split_plan(p.m, p.n, p.k, Cfg::BM, Cfg::BN, Cfg::BK, MaxSplitOf<Cfg>::value,
                       int64_t(device_info().sm_count) * std::max(blocks_per_sm, 1));
   }
-  static size_t split_floats(const SplitPlan& sp) { return size_t(sp.tiles) * size_t(sp.splits) * Cfg::BM * Cfg::BN; }
+  static size_t split_floats(const pipeline::SplitPlan& sp) { return size_t(sp.tiles) * size_t(sp.splits) * Cfg::BM * Cfg::BN; }
   static Status launch_split(const Problem& p, const Operands& x, cudaStream_t_ s) {
-    const SplitPlan sp = plan_split(p);
+    const pipeline::SplitPlan sp = plan_split(p);
     typename Cfg::SplitArgs args{nullptr, nullptr, sp.k_tiles_per_split};
     if (sp.splits > 1) {
-      SplitWorkspace ws;
+      pipeline::SplitWorkspace ws;
       Status st = split_workspace(x, s, sp.tiles, split_floats(sp), &ws);
       if (!st.ok()) return st;
       args.partials = ws.partials;
@@ -139,7 +139,7 @@ struct LadderVariant {
       if (!p.plain_tn()) return Cfg::kAnyLayout ? 0 : k_major_plan(p).bytes();
     }
     if constexpr (MaxSplitOf<Cfg>::value > 1) {
-      const SplitPlan sp = plan_split(p);
+      const pipeline::SplitPlan sp = plan_split(p);
       return sp.splits > 1 ? split_workspace_bytes(sp.tiles, split_floats(sp)) : 0;
     }
     return 0;
@@ -236,7 +236,7 @@ Variant as_registered(Variant v, const char*) {
   PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K4_PERSISTENT(t, bm, bn, bk, s, wm, wn, g), "k4_multistage", 4, \
                         t, k4::MultistageConfig, k4::k4_multistage_kernel, (bm, bn, bk, s, wm, wn, g), \
                         PIPEGEMM_ARGS(, true))
-// Split-K over up to 16 CTAs per tile (kernel.cuh, src/kernels/split_k.hpp).
+// Split-K over up to 16 CTAs per tile (kernel.cuh, pipegemm/pipeline/split_k.hpp).
 #define PIPEGEMM_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g)                                               \
   PIPEGEMM_LADDER_ENTRY(PIPEGEMM_NAME_K4_SPLITK(t, bm, bn, bk, s, wm, wn, g), "k4_multistage", 4, t,  \
                         k4::MultistageConfig, k4::k4_splitk_kernel, (bm, bn, bk, s, wm, wn, g),       \

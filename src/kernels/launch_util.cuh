@@ -10,7 +10,7 @@
 
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::detail {
 

@@ -70,24 +70,24 @@ struct SkinnyVariant {
   }
 
   template <class C>
-  static SplitPlan plan(const kernels::skinny::SkinnyArgs<TA, TD>& a, int64_t batch) {
+  static pipeline::SplitPlan plan(const kernels::skinny::SkinnyArgs<TA, TD>& a, int64_t batch) {
     const int64_t row_tiles = (a.n_w + C::kRows - 1) / C::kRows;
     const int64_t products = std::min<int64_t>(batch, kProductsPerLaunch);
-    return thin_split_plan(row_tiles * products, a.k, C::kWarpK, C::kWarps, C::kMaxSplit,
+    return pipeline::thin_split_plan(row_tiles * products, a.k, C::kWarpK, C::kWarps, C::kMaxSplit,
                            int64_t(device_info().sm_count) * blocks_per_sm<C>());
   }
   template <class C>
   static size_t split_bytes(const kernels::skinny::SkinnyArgs<TA, TD>& a, int64_t batch) {
-    const SplitPlan sp = plan<C>(a, batch);
+    const pipeline::SplitPlan sp = plan<C>(a, batch);
     return sp.splits > 1 ? split_workspace_bytes(sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * C::kElems) : 0;
   }
 
   template <class C>
   static Status launch_with(kernels::skinny::SkinnyArgs<TA, TD> a, int64_t batch, const Operands& x, cudaStream_t_ s) {
     const int64_t row_tiles = (a.n_w + C::kRows - 1) / C::kRows;
-    const SplitPlan sp = plan<C>(a, batch);
+    const pipeline::SplitPlan sp = plan<C>(a, batch);
     if (sp.splits > 1) {
-      SplitWorkspace ws;
+      pipeline::SplitWorkspace ws;
       Status st = split_workspace(x, s, sp.tiles, size_t(sp.tiles) * size_t(sp.splits) * C::kElems, &ws);
       if (!st.ok()) return st;
       a.partials = ws.partials;

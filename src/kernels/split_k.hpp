@@ -1,10 +1,5 @@
-// Split-K (k4 *_splitk variants): how many CTAs share one output tile's K, and the workspace
-// their fp32 partials go to. One plan for the launcher and the cost model.
-//
-// Splits fill the GPU when the output tiles alone would leave SMs idle (decode and thin
-// problems: 1x4096x14336 has 64 tiles of 16x64 for 132 SMs x 3 CTAs): as many whole waves of
-// CTAs as the slots (SMs x CTAs per SM) hold, at most max_split, each split at least
-// kMinKTilesPerSplit k_tiles so the ring's prologue stays a small share of its work.
+// The split-K workspace (pipegemm/pipeline/split_k.hpp: the plan and the layout), carved from the
+// call's scratch (core/scratch.hpp: the caller's workspace, or the library's buffers for the stream).
 #pragma once
 
 #include <cstddef>
@@ -12,68 +7,16 @@
 
 #include "core/scratch.hpp"
 #include "pipegemm/pipegemm.hpp"
+#include "pipegemm/pipeline/split_k.hpp"
 
 namespace pipegemm::detail {
 
-inline constexpr int kMinKTilesPerSplit = 4;
-
-struct SplitPlan {
-  int splits = 1;
-  int k_tiles_per_split = 0;  // every split but the last has this many; none is empty
-  int64_t tiles = 0;          // output tiles (BM x BN)
-};
-
-inline SplitPlan split_plan(int64_t m, int64_t n, int64_t k, int bm, int bn, int bk, int max_split, int64_t slots) {
-  SplitPlan p;
-  p.tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-  const int64_t k_tiles = (k + bk - 1) / bk;
-  int64_t want = p.tiles < slots ? slots / p.tiles : 1;
-  if (want > max_split) want = max_split;
-  if (want > k_tiles / kMinKTilesPerSplit) want = k_tiles / kMinKTilesPerSplit;
-  if (want < 1) want = 1;
-  p.k_tiles_per_split = int((k_tiles + want - 1) / want);
-  p.splits = int((k_tiles + p.k_tiles_per_split - 1) / p.k_tiles_per_split);
-  return p;
-}
-
-// A thin kernel's plan (skinny: `tiles` CTAs of W rows, k_tiles of `k_tile` elements, a CTA's
-// `warps` warps taking its k_tiles in turn). The split count minimises a modelled time, waves x
-// (rounds of a CTA + kRampRounds), over 1..max_split with each split at least one k_tile per
-// warp: whole waves matter -- 1792 tiles over 528 slots is 3.4 waves, the last 40% full, and
-// splitting each tile in two packs them into 7 half-length waves (3.5 whole ones) where the
-// fixed ramp (the first loads' DRAM latency, the partials' reduction) stays small.
-inline SplitPlan thin_split_plan(int64_t tiles, int64_t k, int k_tile, int warps, int max_split, int64_t slots) {
-  constexpr int64_t kRampRounds = 2;  // a CTA's fixed cost, in rounds of its warps' k_tiles
-  SplitPlan p;
-  p.tiles = tiles;
-  const int64_t k_tiles = (k + k_tile - 1) / k_tile;
-  slots = slots > 0 ? slots : 1;
-  int64_t limit = k_tiles / warps;
-  if (limit > max_split) limit = max_split;
-  if (limit < 1) limit = 1;
-  int64_t best_s = 1, best_cost = -1;
-  for (int64_t s = 1; s <= limit; ++s) {
-    const int64_t per = (k_tiles + s - 1) / s;
-    if ((s - 1) * per >= k_tiles) continue;  // an empty split
-    const int64_t waves = (tiles * s + slots - 1) / slots;
-    const int64_t cost = waves * ((per + warps - 1) / warps + kRampRounds);
-    if (best_cost < 0 || cost < best_cost) best_cost = cost, best_s = s;
-  }
-  p.k_tiles_per_split = int((k_tiles + best_s - 1) / best_s);
-  p.splits = int((k_tiles + p.k_tiles_per_split - 1) / p.k_tiles_per_split);
-  return p;
-}
-
-// The workspace of one launch: `counters` (one int per tile, zero at launch: the last CTA of a
-// tile resets its own) and `partials` (splits x tiles x BM x BN floats), from the call's scratch
-// (core/scratch.hpp: the caller's workspace, or the library's buffers for the stream).
-struct SplitWorkspace {
-  int* counters = nullptr;
-  float* partials = nullptr;
-};
+// The bytes of a caller's workspace one launch needs (each part rounded up to 256 bytes).
 inline size_t split_workspace_bytes(int64_t tiles, size_t partial_floats) {
-  return scratch_bytes(size_t(tiles) * sizeof(int), partial_floats * sizeof(float));
+  const pipeline::SplitWorkspaceBytes b = pipeline::split_workspace_parts(tiles, partial_floats);
+  return scratch_bytes(b.counters, b.partials);
 }
-Status split_workspace(const Operands& x, cudaStream_t_ stream, int64_t tiles, size_t partial_floats, SplitWorkspace* out);
+Status split_workspace(const Operands& x, cudaStream_t_ stream, int64_t tiles, size_t partial_floats,
+                       pipeline::SplitWorkspace* out);
 
 }  // namespace pipegemm::detail

@@ -2,7 +2,7 @@
 // and nowhere else.
 #pragma once
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::detail {
 

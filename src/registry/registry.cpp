@@ -1,6 +1,8 @@
 // The registry: variants.def, read twice -- once to declare each line's registration function,
-// once to call them in table order -- and each variant's description made from its fields.
-#include "pipegemm/registry.hpp"
+// once to call them in table order -- and each variant's description made from its fields. The
+// teaching lines' functions are weak: defined in the teaching library (the CLI and the tests link
+// it), null in a program that links only pipegemm, which then lists no teaching variant.
+#include "pipegemm/introspect/registry.hpp"
 
 #include <string>
 #include <vector>
@@ -8,7 +10,9 @@
 namespace pipegemm {
 namespace detail {
 #define PIPEGEMM_LINE(name) void PIPEGEMM_REGISTER_FN(name)(std::vector<Variant> & out);
+#define PIPEGEMM_TEACHING_LINE(name) __attribute__((weak)) PIPEGEMM_LINE(name)
 #include "registry/table_lines.inc"
+#undef PIPEGEMM_TEACHING_LINE
 #undef PIPEGEMM_LINE
 }  // namespace detail
 
@@ -117,7 +121,10 @@ const std::vector<Variant>& variants() {
   static const std::vector<Variant> all = [] {
     std::vector<Variant> v;
 #define PIPEGEMM_LINE(name) detail::PIPEGEMM_REGISTER_FN(name)(v);
+#define PIPEGEMM_TEACHING_LINE(name) \
+  if (detail::PIPEGEMM_REGISTER_FN(name)) PIPEGEMM_LINE(name)
 #include "registry/table_lines.inc"
+#undef PIPEGEMM_TEACHING_LINE
 #undef PIPEGEMM_LINE
     for (Variant& x : v) {
       x.description = describe(x);

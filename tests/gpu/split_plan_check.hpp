@@ -5,9 +5,9 @@
 
 #include <cstdint>
 
-#include "kernels/split_k.hpp"
+#include "pipegemm/pipeline/split_k.hpp"
 
-inline void expect_whole_splits(const pipegemm::detail::SplitPlan& q, int64_t k_tiles, int max_split, int64_t k) {
+inline void expect_whole_splits(const pipegemm::pipeline::SplitPlan& q, int64_t k_tiles, int max_split, int64_t k) {
   EXPECT_GE(q.splits, 1);
   EXPECT_LE(q.splits, max_split);
   EXPECT_LT(int64_t(q.splits - 1) * q.k_tiles_per_split, k_tiles) << "an empty split at K=" << k;

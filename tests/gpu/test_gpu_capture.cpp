@@ -16,7 +16,7 @@
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm/pipegemm.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 
 using namespace pipegemm;

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/reports.hpp"
 #include "pipegemm/device.hpp"

@@ -18,8 +18,8 @@
 
 #include "gpu_test.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/reports.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/split_k.hpp"
+#include "pipegemm/pipeline/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "split_plan_check.hpp"
@@ -88,18 +88,18 @@ int verify_skinny_nan_past_k(int64_t m, int64_t n, int64_t k, int64_t ld, DType 
 TEST(SkinnyPlan, SplitsFillTheSlotsInWholeWavesAndNeverLeaveASplitEmpty) {
   // 1x4096x4096, 32-row tiles: 128 tiles, k_tiles of 64, 4 warps, 132 SMs x 3 CTAs = 396 slots:
   // 3 splits (384 CTAs, one wave); 4 would need a second wave.
-  detail::SplitPlan p = detail::thin_split_plan(128, 4096, 64, 4, 64, 132 * 3);
+  pipeline::SplitPlan p = pipeline::thin_split_plan(128, 4096, 64, 4, 64, 132 * 3);
   EXPECT_EQ(p.splits, 3);
   EXPECT_EQ(p.k_tiles_per_split, 22);
-  EXPECT_EQ(detail::thin_split_plan(128, 4096, 64, 4, 64, 132 * 4).splits, 4);  // 512 of 528 slots
+  EXPECT_EQ(pipeline::thin_split_plan(128, 4096, 64, 4, 64, 132 * 4).splits, 4);  // 512 of 528 slots
   // 1x57344x8192: 1792 tiles over 528 slots is 3.4 waves; two splits make 7 waves of half the length.
-  EXPECT_EQ(detail::thin_split_plan(1792, 8192, 64, 4, 64, 528).splits, 2);
-  EXPECT_EQ(detail::thin_split_plan(4096, 4096, 64, 4, 64, 396).splits, 1);  // enough tiles
-  EXPECT_EQ(detail::thin_split_plan(1, 100, 64, 4, 64, 396).splits, 1);      // two k_tiles: one warp each
+  EXPECT_EQ(pipeline::thin_split_plan(1792, 8192, 64, 4, 64, 528).splits, 2);
+  EXPECT_EQ(pipeline::thin_split_plan(4096, 4096, 64, 4, 64, 396).splits, 1);  // enough tiles
+  EXPECT_EQ(pipeline::thin_split_plan(1, 100, 64, 4, 64, 396).splits, 1);      // two k_tiles: one warp each
   for (int64_t k : {1, 7, 64, 65, 1000, 4096, 28672})
     for (int64_t tiles : {1, 3, 128, 5000})
       for (int64_t slots : {1, 132, 396, 10000})
-        expect_whole_splits(detail::thin_split_plan(tiles, k, 64, 4, 64, slots), (k + 63) / 64, 64, k);
+        expect_whole_splits(pipeline::thin_split_plan(tiles, k, 64, 4, 64, slots), (k + 63) / 64, 64, k);
 }
 
 TEST(SkinnyRefusal, WideProblemsAndMnMajorOperandsAreRefusedByName) {

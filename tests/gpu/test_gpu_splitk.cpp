@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/split_k.hpp"
+#include "pipegemm/pipeline/split_k.hpp"
 #include "pipegemm/device.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "split_plan_check.hpp"
@@ -27,18 +27,18 @@ std::vector<const Variant*> split_variants(DType t) {
 
 TEST(K4SplitK, PlanSplitsOnlyWhenTilesLeaveSlotsIdleAndNeverLeavesASplitEmpty) {
   // 1x4096x14336 on 132 SMs x 3 CTAs: 64 tiles of 16x64 -> 6 splits of 38 k_tiles (the last 34).
-  detail::SplitPlan p = detail::split_plan(1, 4096, 14336, 16, 64, 64, 16, 132 * 3);
+  pipeline::SplitPlan p = pipeline::split_plan(1, 4096, 14336, 16, 64, 64, 16, 132 * 3);
   EXPECT_EQ(p.tiles, 64);
   EXPECT_EQ(p.splits, 6);
   EXPECT_EQ(p.k_tiles_per_split, 38);
   EXPECT_GT(224 - (p.splits - 1) * p.k_tiles_per_split, 0);
   // Enough tiles: no split. Short K: at least 4 k_tiles a split.
-  EXPECT_EQ(detail::split_plan(4096, 4096, 4096, 64, 128, 64, 16, 264).splits, 1);
-  EXPECT_EQ(detail::split_plan(1, 64, 512, 16, 64, 64, 16, 396).splits, 2);
-  EXPECT_EQ(detail::split_plan(1, 64, 64, 16, 64, 64, 16, 396).splits, 1);
+  EXPECT_EQ(pipeline::split_plan(4096, 4096, 4096, 64, 128, 64, 16, 264).splits, 1);
+  EXPECT_EQ(pipeline::split_plan(1, 64, 512, 16, 64, 64, 16, 396).splits, 2);
+  EXPECT_EQ(pipeline::split_plan(1, 64, 64, 16, 64, 64, 16, 396).splits, 1);
   for (int64_t k : {1, 63, 64, 65, 1000, 4096, 28672})
     for (int64_t slots : {1, 132, 396, 10000}) {
-      expect_whole_splits(detail::split_plan(3, 200, k, 16, 64, 64, 16, slots), (k + 63) / 64, 16, k);
+      expect_whole_splits(pipeline::split_plan(3, 200, k, 16, 64, 64, 16, slots), (k + 63) / 64, 16, k);
     }
 }
 

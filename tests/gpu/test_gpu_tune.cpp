@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/tune.hpp"
 
 using namespace pipegemm;

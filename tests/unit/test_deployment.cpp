@@ -6,9 +6,9 @@
 #include <string>
 
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm/pipegemm.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 using namespace pipegemm;
 

@@ -14,7 +14,7 @@
 
 #include "cli_runner.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/diagnose.hpp"
 
 using namespace pipegemm;

@@ -10,7 +10,7 @@
 
 #include "cli_runner.hpp"
 #include "kernels/pack.hpp"  // the library's own (src/): the pack plan is arithmetic, tested here
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/tune.hpp"
 
 using namespace pipegemm;

@@ -6,8 +6,8 @@
 #include <array>
 #include <string>
 
-#include "pipegemm/dispatch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/planner.hpp"
 #include "pipegemm_tools/sass.hpp"
 

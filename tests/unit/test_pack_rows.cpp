@@ -148,7 +148,7 @@ TEST(PackRows, AWorkspacePast2To64BytesIsRefusedBeforeAnyLaunch) {
 #include <cstdlib>
 #include <cstring>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/host_types.hpp"
 #include "pipegemm_tools/reference.hpp"
 

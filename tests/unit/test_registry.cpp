@@ -4,8 +4,8 @@
 #include <set>
 #include <tuple>
 
-#include "pipegemm/dispatch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 using namespace pipegemm;
 

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "cli_runner.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/sass.hpp"
 
 using namespace pipegemm;

@@ -11,7 +11,7 @@
 #include <random>
 #include <vector>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/fuzz/detail.hpp"
 #include "pipegemm_tools/host_types.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "pipegemm/kernels/skinny/partials.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "cli.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/diagnose.hpp"
 #include "pipegemm_tools/planner.hpp"
 #include "pipegemm_tools/toolchain.hpp"

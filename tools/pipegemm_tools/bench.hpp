@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "pipegemm_tools/reference.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "pipegemm/pipegemm.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/report.hpp"
 
 namespace pipegemm::diagnose {

@@ -14,14 +14,14 @@
 #include <string_view>
 #include <vector>
 
-#include "pipegemm/arch.hpp"
+#include "pipegemm/introspect/arch.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::plan {
 
-// MathRates, ArchSpec, the GPU table and Waves: pipegemm/arch.hpp (auto's cost model reads them too).
-// PipelineKind and MmaKind: pipegemm/mechanism.hpp, the words every kernel config uses.
+// MathRates, ArchSpec, the GPU table and Waves: pipegemm/introspect/arch.hpp (auto's cost model reads them too).
+// PipelineKind and MmaKind: pipegemm/introspect/mechanism.hpp, the words every kernel config uses.
 
 // What the planner needs of a kernel: a registered variant (kernel_from_variant) or a tile the
 // user describes.

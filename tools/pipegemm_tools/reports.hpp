@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "pipegemm/device.hpp"
-#include "pipegemm/dispatch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/bench_suite.hpp"
 #include "pipegemm_tools/report.hpp"

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::sass {
 

@@ -3,7 +3,7 @@
 // numbers that say how well the ring overlaps (docs/trace.md). Everything but run_trace works on
 // records alone, so it is tested without a GPU.
 //
-//   records (pipegemm/trace.hpp) -> calibrate -> stamps (ns, one time axis)
+//   records (pipegemm/introspect/trace.hpp) -> calibrate -> stamps (ns, one time axis)
 //   stamps -> build_timeline -> lanes of spans: load (load_issued -> stage_full), mma
 //             (mma_begin -> mma_end), epilogue, wait (stage_wait -> stage_full)
 //   timeline -> summarize -> overlap, bubbles, stages in flight
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/trace.hpp"
+#include "pipegemm/introspect/trace.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm::trace {

@@ -1,6 +1,6 @@
 // `pipegemm tune`: for each shape (a suite, ranges, one --shape) and types, time the registered
 // variants that accept it -- cuBLAS and cuBLASLt included -- after the cost model has pruned the
-// hopeless, and write the fastest into the tune cache auto reads (pipegemm/dispatch.hpp), keyed
+// hopeless, and write the fastest into the tune cache auto reads (pipegemm/introspect/dispatch.hpp), keyed
 // by GPU, types, layouts and shape bucket. Resumable: a key already in the file is not timed
 // again (--force re-times it); the file is rewritten after every shape.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {

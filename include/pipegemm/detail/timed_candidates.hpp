@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm::detail {
 

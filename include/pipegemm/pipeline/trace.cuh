@@ -1,4 +1,4 @@
-// Trace stamps: a kernel marks its pipeline's moments (pipegemm/trace.hpp's Event) so that
+// Trace stamps: a kernel marks its pipeline's moments (pipegemm/introspect/trace.hpp's Event) so that
 // `pipegemm trace` can draw them (docs/trace.md). The macros are EMPTY unless the unit is
 // compiled with PIPEGEMM_TRACE (cmake -DPIPEGEMM_TRACE=ON): a normal build's kernels are the
 // same code as without them (scripts/trace_sass_check.py compares the SASS).
@@ -20,17 +20,28 @@
 // Buffer::kChunk records.
 #pragma once
 
-#include "pipegemm/trace.hpp"
+#include "pipegemm/introspect/trace.hpp"
 
 #if defined(PIPEGEMM_TRACE) && defined(__CUDACC__)
 #include <cuda_runtime.h>
+
+#include <vector>
 
 #include "pipegemm/arch/timer.cuh"
 
 namespace pipegemm::trace {
 namespace detail {
 using ArmFn = cudaError_t (*)(Buffer*);
-bool add_unit(ArmFn arm);  // src/core/trace.cu: arm() calls every unit's function
+// Every unit's setter, in one list however many units (inline: one list per program); trace::arm
+// (src/core/trace.cu) calls them. Built on first use: units register from their static initializers.
+inline std::vector<ArmFn>& units() {
+  static std::vector<ArmFn> u;
+  return u;
+}
+inline bool add_unit(ArmFn arm) {
+  units().push_back(arm);
+  return true;
+}
 }  // namespace detail
 
 namespace {

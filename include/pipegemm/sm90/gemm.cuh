@@ -33,7 +33,7 @@
 #include <type_traits>
 
 #include "pipegemm/arch/wgmma.cuh"
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 #include "pipegemm/sm90/epilogue_fused.cuh"
 #include "pipegemm/sm90/epilogue_store.cuh"
 #include "pipegemm/sm90/mainloop.cuh"

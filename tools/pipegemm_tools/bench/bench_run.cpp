@@ -2,7 +2,7 @@
 // rotated buffers (bench_report.cpp writes their report).
 #include <algorithm>
 
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {

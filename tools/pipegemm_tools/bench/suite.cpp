@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench_suite.hpp"
 #include "pipegemm_tools/reports.hpp"  // semantics_text
 

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "pipegemm_tools/npy.hpp"
-#include "pipegemm/dispatch.hpp"
+#include "pipegemm/introspect/dispatch.hpp"
 #include "pipegemm_tools/reports.hpp"
 
 namespace pipegemm {

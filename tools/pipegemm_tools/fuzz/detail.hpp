@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/fuzz.hpp"
 #include "pipegemm_tools/reference.hpp"
 

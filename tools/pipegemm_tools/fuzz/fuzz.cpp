@@ -11,7 +11,7 @@
 
 #include "pipegemm/detail/cuda_status.hpp"
 #include "pipegemm/device.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/registry.hpp"
 #include "pipegemm_tools/bench.hpp"
 #include "pipegemm_tools/fuzz/detail.hpp"
 

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "pipegemm/arch.hpp"
+#include "pipegemm/introspect/arch.hpp"
 #include "pipegemm_tools/plot.hpp"
 #include "pipegemm_tools/plot/canvas.hpp"
 

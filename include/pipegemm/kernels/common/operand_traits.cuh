@@ -9,7 +9,7 @@
 
 #include <cute/tensor.hpp>
 
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 
 #include <cstdint>
 #include <type_traits>

@@ -18,7 +18,7 @@
 #include "pipegemm/arch/griddep.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/tile_io.cuh"
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 
 namespace pipegemm::kernels::k0 {
 

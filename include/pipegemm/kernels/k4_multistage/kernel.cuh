@@ -32,7 +32,7 @@ namespace pipegemm::kernels::k4 {
 
 using namespace cute;
 
-// The split-K kernel's workspace (src/kernels/split_k.hpp) and its share of K.
+// The split-K kernel's workspace (pipegemm/pipeline/split_k.hpp) and its share of K.
 struct SplitKArgs {
   float* partials;      // (tiles, splits, fragment, threads) fp32
   int* counters;        // one per tile, zero on entry, left zero

@@ -13,7 +13,7 @@
 
 #include <cute/tensor.hpp>
 
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 #include "pipegemm/pipeline/ring_state.cuh"
 #include "pipegemm/pipeline/trace.cuh"
 

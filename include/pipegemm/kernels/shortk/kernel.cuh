@@ -35,7 +35,7 @@
 #include "pipegemm/arch/st_global.cuh"
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/hmma.cuh"
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 
 namespace pipegemm::kernels::shortk {
 

@@ -39,7 +39,7 @@
 #include "pipegemm/kernels/common/epilogue.cuh"
 #include "pipegemm/kernels/common/hmma.cuh"
 #include "pipegemm/kernels/skinny/partials.hpp"
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 
 namespace pipegemm::kernels::skinny {
 

@@ -17,8 +17,8 @@
 #include <utility>
 #include <vector>
 
-#include "pipegemm/arch.hpp"
-#include "pipegemm/registry.hpp"
+#include "pipegemm/introspect/arch.hpp"
+#include "pipegemm/introspect/registry.hpp"
 
 namespace pipegemm {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "pipegemm/mechanism.hpp"
+#include "pipegemm/introspect/mechanism.hpp"
 #include "pipegemm/pipegemm.hpp"
 
 namespace pipegemm {
@@ -159,7 +159,7 @@ std::string describe_capabilities(const Variant& v);
 // strides and layouts, and the bias's rows and columns swapped); *swapped says whether it was.
 Problem row_major_d(const Problem& p, bool* swapped = nullptr);
 
-// auto's choice (pipegemm/dispatch.hpp: tune cache, cost model, fallback) among the registered
+// auto's choice (pipegemm/introspect/dispatch.hpp: tune cache, cost model, fallback) among the registered
 // variants that accept the problem, cuBLAS included. *why says how it chose, or, with nullptr
 // returned, what every variant refused.
 const Variant* choose_variant(const Problem& p, int sm, const void* A, const void* B,

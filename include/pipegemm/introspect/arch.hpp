@@ -1,7 +1,7 @@
 // What pipegemm knows of a GPU before it runs anything: occupancy limits, SMs, clock, DRAM
 // bandwidth and per-SM math rates (the built-in table, or the live device laid over it), and the
 // wave quantization of a problem over it. The planner (pipegemm_tools) and auto's cost model
-// (pipegemm/dispatch.hpp) read the same table.
+// (pipegemm/introspect/dispatch.hpp) read the same table.
 #pragma once
 
 #include <string>
