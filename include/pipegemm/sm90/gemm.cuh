@@ -68,26 +68,12 @@ struct FormGeneralMnK {  // A MN-major, B K-major
 struct FormGeneralMnMn {  // A and B MN-major
   static constexpr const char* kSymbol = "15FormGeneralMnMn";
 };
+// The general form's tag at operand layouts (KMajor or MnMajor each).
 template <class LayoutA, class LayoutB>
-struct FormGeneralOf;
-template <>
-struct FormGeneralOf<KMajor, KMajor> {
-  using type = FormGeneralKK;
-};
-template <>
-struct FormGeneralOf<KMajor, MnMajor> {
-  using type = FormGeneralKMn;
-};
-template <>
-struct FormGeneralOf<MnMajor, KMajor> {
-  using type = FormGeneralMnK;
-};
-template <>
-struct FormGeneralOf<MnMajor, MnMajor> {
-  using type = FormGeneralMnMn;
-};
-template <class LayoutA, class LayoutB>
-using FormGeneral = typename FormGeneralOf<LayoutA, LayoutB>::type;
+using FormGeneral =
+    std::conditional_t<std::is_same_v<LayoutA, KMajor>,
+                       std::conditional_t<std::is_same_v<LayoutB, KMajor>, FormGeneralKK, FormGeneralKMn>,
+                       std::conditional_t<std::is_same_v<LayoutB, KMajor>, FormGeneralMnK, FormGeneralMnMn>>;
 template <class Name>
 struct LineOf;
 template <class Line, class Form>
