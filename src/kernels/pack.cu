@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 #include "core/scratch.hpp"
@@ -92,9 +93,43 @@ Status transpose(void* dst, int64_t ldd, int64_t sd, const void* src, int64_t ld
   });
 }
 
+// The library's pool of stream-ordered memory on the current device, made once. It keeps what it
+// has grown to (release threshold: all of it), where the device's default pool (threshold 0) gives
+// its memory back at every synchronization and maps it again on the next call's allocation. Made
+// with the capture mode relaxed, so a first call inside a capture does not invalidate it.
+Status staging_pool(cudaMemPool_t* out) {
+  static std::mutex mu;
+  static cudaMemPool_t pools[64] = {};
+  int dev = 0;
+  Status st = cuda_status(cudaGetDevice(&dev), "cudaGetDevice");
+  if (!st.ok()) return st;
+  if (dev < 0 || dev >= 64) return Status::error(StatusCode::not_supported, "device index past 63");
+  std::lock_guard<std::mutex> lock(mu);
+  if (!pools[dev]) {
+    RelaxedCapture relaxed;
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    cudaMemPool_t pool = nullptr;
+    st = cuda_status(cudaMemPoolCreate(&pool, &props), "cudaMemPoolCreate(pipegemm staging)");
+    if (!st.ok()) return st;
+    uint64_t keep = UINT64_MAX;
+    st = cuda_status(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
+    if (!st.ok()) {
+      cudaMemPoolDestroy(pool);
+      return st;
+    }
+    pools[dev] = pool;
+  }
+  *out = pools[dev];
+  return Status::success();
+}
+
 // The copies' buffer: the front of the caller's workspace when one is given (the kernel then runs
-// with the rest of it), else stream-ordered memory (cudaMallocAsync / cudaFreeAsync on the call's
-// stream: a pair of memory nodes inside a captured graph), so concurrent streams never share one.
+// with the rest of it), else stream-ordered memory from the library's pool (cudaMallocFromPoolAsync /
+// cudaFreeAsync on the call's stream: a pair of memory nodes inside a captured graph), so concurrent
+// streams never share one.
 struct StagingBuffer {
   char* ptr = nullptr;
   bool owned = false;
@@ -108,7 +143,11 @@ struct StagingBuffer {
       return st;
     }
     owned = true;
-    return cuda_status(cudaMallocAsync(reinterpret_cast<void**>(&ptr), need, s), (std::string("cudaMallocAsync(") + what + ")").c_str());
+    cudaMemPool_t pool = nullptr;
+    Status st = staging_pool(&pool);
+    if (!st.ok()) return st;
+    return cuda_status(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&ptr), need, pool, s),
+                       (std::string("cudaMallocFromPoolAsync(") + what + ")").c_str());
   }
   // The operands the kernel runs with: the workspace past the copies (or none).
   Operands inner(const Operands& x) const {

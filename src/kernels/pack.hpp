@@ -108,8 +108,8 @@ using KernelLaunch = Status (*)(const Problem& p, const Operands& x, cudaStream_
 
 // Packs what pack_plan says, runs `kernel` on the aligned problem (its semantics unchanged: C and
 // the bias are read where they are -- a C = D in place from D itself, before D is copied back),
-// copies D back; the workspace is stream-ordered (cudaMallocAsync / cudaFreeAsync on s), so
-// concurrent streams do not share one. Nothing needs packing: `kernel` runs the problem as given.
+// copies D back; the workspace is the caller's, or stream-ordered memory from the library's pool
+// (cudaMallocFromPoolAsync / cudaFreeAsync on s), so concurrent streams do not share one. Nothing needs packing: `kernel` runs the problem as given.
 Status launch_packed(const Problem& p, const Operands& x, cudaStream_t_ s, KernelLaunch kernel);
 
 // The K-major form of a problem (a normalized one, D row-major) for a kernel that reads only
