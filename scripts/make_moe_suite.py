@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes bench/suites/moe.txt: the grouped GEMMs of four mixture-of-experts layers, per expert the
-rows routed to it, at 64, 512, 4096 and 16384 tokens, balanced and skewed routing, the gate/up and
+"""Writes bench/suites/grouped/moe.txt: the grouped GEMMs of four mixture-of-experts layers, per expert
+the rows routed to it, at 64, 512, 4096 and 16384 tokens, balanced and skewed routing, the gate/up and
 the down projection. Fixed seed: the suite is public and the same for every run.
 
   make_moe_suite.py [OUT] [--seed=S]
@@ -66,5 +66,5 @@ for name, experts, top_k, hidden, ffn in MODELS:
             m = ",".join(map(str, counts))
             rows.append(f"{experts}x{2 * ffn}x{hidden}: {m}  # {name} gate_up {tokens} {routing}")
             rows.append(f"{experts}x{hidden}x{ffn}: {m}  # {name} down {tokens} {routing}")
-out = args[0] if args else "bench/suites/moe.txt"
+out = args[0] if args else "bench/suites/grouped/moe.txt"
 open(out, "w").write("\n".join(rows) + "\n")
