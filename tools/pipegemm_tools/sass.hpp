@@ -133,6 +133,7 @@ struct Verdict {
   Cite back_edge;                 // the branch that closes the main loop
   std::vector<Check> checks;
   std::string status() const;  // "overlap proven", "NOT overlapped", "not overlapped (expected)", ...
+  std::string kernel() const;  // "<variant> <form>", "<variant>", or the function nobody registered
 };
 
 Verdict check_function(const Function& f, const Expect& e);

@@ -106,13 +106,14 @@ Status check_listing(const SassRequest& r, const Listing& l, SassReport* out) {
       // Every kernel the variant launches, each by its own symbol, held to the variant's expectations
       // (its forms share the tile, the warpgroups and the MMA shape).
       const bool applies = sm >= v->min_sm && (v->max_sm == 0 || sm <= v->max_sm);
+      const Expect e = expect_for(*v);
       for (const KernelInstance& k : v->kernels) {
         bool found = false;
         for (size_t i = 0; i < l.functions.size(); ++i) {
           const Function& f = l.functions[i];
           if (f.arch != arch || !symbol_matches(f.name, k.symbol) || !function_ok(r, f.name)) continue;
           found = claimed[i] = true;
-          Verdict vd = check_function(f, expect_for(*v));
+          Verdict vd = check_function(f, e);
           vd.variant = v->name;
           vd.form = k.form;
           rep.verdicts.push_back(std::move(vd));
@@ -182,7 +183,7 @@ report::Document document(const SassReport& r) {
     const Value loop = v.loop_found ? Value::object({{"begin", hex(v.loop_begin)}, {"end", hex(v.loop_end)}}) : Value(nullptr);
     std::string mma = v.loop_found ? std::to_string(v.mma_overlapped) + "/" + std::to_string(v.mma_in_loop) : "-";
     if (v.loop_found && !v.overlap && v.mma_overlapped > 0) mma += " (no wait: not a pipeline)";
-    t.add({report::text_cell(v.variant.empty() ? v.function : v.variant + (v.form.empty() ? "" : " " + v.form)), v.arch,
+    t.add({report::text_cell(v.kernel()), v.arch,
            Cell(loop, v.loop_found ? hex(v.loop_begin) + ".." + hex(v.loop_end) : "-"), report::text_cell(mma),
            Cell(v.unroll, v.unroll ? std::to_string(v.unroll) + "x" : "-"), Cell(v.pass, v.pass ? "PASS" : "FAIL"),
            v.status(), v.variant.empty() ? Value(nullptr) : Value(v.variant),

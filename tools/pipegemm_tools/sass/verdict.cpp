@@ -52,6 +52,10 @@ Expect generic_expect() {
   return e;
 }
 
+std::string Verdict::kernel() const {
+  return variant.empty() ? function : form.empty() ? variant : variant + " " + form;
+}
+
 std::string Verdict::status() const {
   if (!loop_found) return expect.expect_overlap ? "NO MAIN LOOP" : "no main loop (expected no overlap)";
   if (overlap && expect.expect_overlap) return pass ? "overlap proven" : "overlap proven, other checks FAILED";
@@ -62,8 +66,7 @@ std::string Verdict::status() const {
 
 std::string format_verdict(const Verdict& v) {
   std::ostringstream o;
-  o << (v.variant.empty() ? v.function : v.variant) << (v.form.empty() ? "" : " " + v.form) << " [" << v.arch
-    << "]: " << v.status() << "\n";
+  o << v.kernel() << " [" << v.arch << "]: " << v.status() << "\n";
   if (!v.variant.empty()) o << "  function " << v.function << "\n";
   for (const Check& c : v.checks) {
     // Overlap and gate are what a non-pipelined rung is expected to lack: "no", not "FAIL".
